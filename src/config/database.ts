@@ -1,0 +1,19 @@
+import path from "node:path";
+
+/** Where the embedded database lives when DATABASE_URL does not name another. */
+export function dataDir(env: NodeJS.ProcessEnv): string {
+  return path.resolve(env.DATA_DIR || "data");
+}
+
+/** DATABASE_URL, or the embedded SQLite file in DATA_DIR. */
+export function databaseUrl(env: NodeJS.ProcessEnv): string {
+  return env.DATABASE_URL || `file:${path.join(dataDir(env), "service.db")}`;
+}
+
+export type DatabaseProvider = "sqlite" | "postgresql";
+
+export function providerOf(url: string): DatabaseProvider {
+  if (url.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:/.test(url)) return "postgresql";
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql: (PostgreSQL)`);
+}

@@ -1,0 +1,15 @@
+import type { Database } from "./db/client";
+
+/** The network an API key belongs to: every read and write of a request is confined to it. */
+export interface NetworkScope {
+  id: number;
+  name: string;
+  identifierType: string;
+}
+
+/** What every resolver receives. The network is set before any resolver runs. */
+export interface Context {
+  db: Database;
+  network: NetworkScope;
+  now: () => Date;
+}

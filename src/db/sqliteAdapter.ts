@@ -1,0 +1,38 @@
+// The libSQL driver adapter, with every connection waiting for locks instead of failing.
+import { createClient, type Client, type Config, type TransactionMode } from "@libsql/client";
+import { PrismaLibSQL } from "@prisma/adapter-libsql";
+
+const busyTimeoutMs = 5000;
+
+/**
+ * @libsql/client hands its connection to each transaction and lazily opens a fresh one, which
+ * starts with busy_timeout 0: a write then fails at once with SQLITE_BUSY whenever another
+ * process (the admin command, a second server) holds the lock. Set the timeout on every one.
+ */
+function withBusyTimeout(client: Client): Client {
+  const transaction = client.transaction.bind(client);
+  client.transaction = async (mode?: TransactionMode) => {
+    const tx = await transaction(mode ?? "write");
+    await client.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    return tx;
+  };
+  return client;
+}
+
+export class SqliteAdapterFactory extends PrismaLibSQL {
+  override createClient(config: Config): Client {
+    return withBusyTimeout(createClient(config));
+  }
+}
+
+/** Opens a plain libSQL client with the same settings, for work outside Prisma (migrations). */
+export async function openSqliteClient(url: string): Promise<Client> {
+  const client = withBusyTimeout(createClient({ url }));
+  await client.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  return client;
+}
+
+export async function prepareSqliteFile(client: Client): Promise<void> {
+  // WAL lets readers go on while one writer writes; the setting is stored in the file.
+  await client.execute("PRAGMA journal_mode = WAL");
+}

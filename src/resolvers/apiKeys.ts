@@ -1,0 +1,68 @@
+// API keys: random, shown once, stored only as a SHA-256 hash (enough for a 256-bit secret).
+import crypto from "node:crypto";
+import type { Prisma } from "../db/client";
+import type { NetworkScope } from "../context";
+
+const keyPrefix = "vrd_";
+
+export interface IssuedKey {
+  apiKey: string;
+  prefix: string;
+  hash: string;
+}
+
+export function hashApiKey(apiKey: string): string {
+  return crypto.createHash("sha256").update(apiKey).digest("hex");
+}
+
+export function generateApiKey(): IssuedKey {
+  const apiKey = keyPrefix + crypto.randomBytes(32).toString("base64url");
+  return { apiKey, prefix: apiKey.slice(0, keyPrefix.length + 6), hash: hashApiKey(apiKey) };
+}
+
+/** The network whose valid key this is, or null. Revoked and expired keys are refused. */
+export async function networkOfApiKey(prisma: Prisma, apiKey: string, now: Date): Promise<NetworkScope | null> {
+  if (!apiKey.startsWith(keyPrefix) || apiKey.length > 200) return null;
+  const key = await prisma.apiKey.findUnique({
+    where: { hash: hashApiKey(apiKey) },
+    select: { expiresAt: true, network: { select: { id: true, name: true, identifierType: true } } },
+  });
+  if (!key || (key.expiresAt && key.expiresAt <= now)) return null;
+  return key.network;
+}
+
+/**
+ * Issues a new key for a network. Keys issued before stop being valid at once, or after
+ * `graceSeconds` so game servers can be moved to the new key.
+ */
+export async function regenerateApiKey(
+  prisma: Prisma,
+  networkId: number,
+  graceSeconds: number,
+  now: Date,
+): Promise<string> {
+  const issued = generateApiKey();
+  const expiresAt = new Date(now.getTime() + graceSeconds * 1000);
+  await prisma.$transaction([
+    prisma.apiKey.updateMany({
+      where: { networkId, OR: [{ expiresAt: null }, { expiresAt: { gt: expiresAt } }] },
+      data: { expiresAt },
+    }),
+    prisma.apiKey.create({
+      data: { networkId, prefix: issued.prefix, hash: issued.hash, createdAt: now },
+    }),
+  ]);
+  return issued.apiKey;
+}
+
+/**
+ * Reads the key from X-API-Key or a Bearer token; both present and different is refused.
+ * Other Authorization schemes (a proxy's Basic auth, say) are not ours and are ignored.
+ */
+export function apiKeyFromHeaders(headers: Headers): string | null {
+  const headerKey = headers.get("x-api-key")?.trim() || null;
+  const authorization = headers.get("authorization");
+  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? null;
+  if (headerKey && bearer && headerKey !== bearer) return null;
+  return headerKey ?? bearer;
+}

@@ -1,0 +1,72 @@
+// Duty time state machine of SPEC 3.1. Each step is one SQL statement, and a partial unique
+// index allows one open entry per officer, so concurrent calls can never open a second entry.
+import type { Context } from "../context";
+import type { Officer } from "../generated/prisma/client";
+import { findOfficer } from "./officers";
+import { isUniqueViolation } from "./databaseErrors";
+
+export interface DutytimeStatus {
+  identifier: string;
+  onDuty: boolean;
+  startedAt: Date | null;
+  stoppedEntries: number;
+}
+
+async function stopOpenEntries(ctx: Context, officer: Officer): Promise<number> {
+  const { count } = await ctx.db.prisma.dutytimeEntry.updateMany({
+    where: { officerId: officer.id, networkId: ctx.network.id, endedAt: null },
+    data: { endedAt: ctx.now() },
+  });
+  return count;
+}
+
+async function openEntryStart(ctx: Context, officer: Officer): Promise<Date | null> {
+  const open = await ctx.db.prisma.dutytimeEntry.findFirst({
+    where: { officerId: officer.id, endedAt: null },
+    select: { startedAt: true },
+  });
+  return open?.startedAt ?? null;
+}
+
+/** Stops open entries; succeeds (changing nothing) when the officer is not on duty. */
+export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
+  const officer = await findOfficer(ctx, identifier);
+  const stoppedEntries = await stopOpenEntries(ctx, officer);
+  return { identifier, onDuty: false, startedAt: null, stoppedEntries };
+}
+
+/** Stops open entries if there are any; otherwise starts one. */
+export async function toggleDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
+  const officer = await findOfficer(ctx, identifier);
+  const stoppedEntries = await stopOpenEntries(ctx, officer);
+  if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
+
+  const startedAt = ctx.now();
+  try {
+    await ctx.db.prisma.dutytimeEntry.create({
+      data: { officerId: officer.id, networkId: ctx.network.id, startedAt },
+    });
+    return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
+  } catch (error) {
+    // A concurrent call started duty between our stop and our start: the officer is on duty,
+    // which is what this call asked for.
+    if (!isUniqueViolation(error)) throw error;
+    return { identifier, onDuty: true, startedAt: await openEntryStart(ctx, officer), stoppedEntries: 0 };
+  }
+}
+
+export interface ActiveOfficer {
+  identifier: string;
+  name: string;
+  startedAt: Date;
+}
+
+/** Officers on duty now, earliest start first. */
+export async function activeOfficers(ctx: Context): Promise<ActiveOfficer[]> {
+  const entries = await ctx.db.prisma.dutytimeEntry.findMany({
+    where: { networkId: ctx.network.id, endedAt: null },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    select: { startedAt: true, officer: { select: { identifier: true, name: true } } },
+  });
+  return entries.map((entry) => ({ ...entry.officer, startedAt: entry.startedAt }));
+}

@@ -1,0 +1,63 @@
+// Officers of a network, addressed by their connector identifier "<type>:<value>".
+import type { Context, NetworkScope } from "../context";
+import type { Prisma } from "../db/client";
+import type { Officer } from "../generated/prisma/client";
+import { conflict, notFound } from "../errors";
+import { Validator, characterCount, messages } from "./validation";
+import { isUniqueViolation } from "./databaseErrors";
+
+/**
+ * Checks an identifier against the network's connector type; returns it unchanged when valid.
+ * Throws a 422-style error on `identifier` otherwise.
+ */
+export function checkIdentifier(network: NetworkScope, identifier: string): string {
+  const check = new Validator();
+  const colon = identifier.indexOf(":");
+  const type = colon < 0 ? "" : identifier.slice(0, colon);
+  const value = colon < 0 ? "" : identifier.slice(colon + 1);
+  if (colon < 0 || type === "" || value.trim() === "") {
+    check.fail("identifier", `The identifier must have the form type:value, e.g. ${network.identifierType}:12345.`);
+  } else if (type !== network.identifierType) {
+    check.fail("identifier", `The identifier type must be ${network.identifierType}.`);
+  } else if (characterCount(identifier) > 255) {
+    check.fail("identifier", messages.maxLength("identifier", 255));
+  }
+  check.throwIfInvalid();
+  return identifier;
+}
+
+export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
+  checkIdentifier(ctx.network, identifier);
+  const officer = await ctx.db.prisma.officer.findUnique({
+    where: { networkId_identifier: { networkId: ctx.network.id, identifier } },
+  });
+  if (!officer) throw notFound("Officer");
+  return officer;
+}
+
+export interface OfficerInput {
+  identifier: string;
+  name: string;
+}
+
+export async function addOfficer(
+  prisma: Prisma,
+  network: NetworkScope,
+  input: OfficerInput,
+  now: Date,
+): Promise<Officer> {
+  checkIdentifier(network, input.identifier);
+  const check = new Validator();
+  const name = input.name.trim();
+  if (name === "") check.fail("name", messages.required("name"));
+  else if (characterCount(name) > 255) check.fail("name", messages.maxLength("name", 255));
+  check.throwIfInvalid();
+  try {
+    return await prisma.officer.create({
+      data: { networkId: network.id, identifier: input.identifier, name, createdAt: now },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict("An officer with this identifier already exists in the network.");
+    throw error;
+  }
+}

@@ -1,0 +1,45 @@
+// Mission reports, patient files and offender files: only what the statistics need.
+import type { Context } from "../context";
+import { Validator, characterCount, messages } from "./validation";
+
+export interface RecordInput {
+  /** Omitted: now. Explicit null: the creation time is unknown (imported records). */
+  createdAt?: Date | null;
+}
+
+function creationTime(ctx: Context, input: RecordInput): Date | null {
+  return input.createdAt === undefined ? ctx.now() : input.createdAt;
+}
+
+function optionalText(check: Validator, field: string, value: string | null | undefined): string | null {
+  if (value == null) return null;
+  if (characterCount(value) > 255) check.fail(field, messages.maxLength(field, 255));
+  return value;
+}
+
+export async function createMissionReport(ctx: Context, input: RecordInput & { title?: string | null }) {
+  const check = new Validator();
+  const title = optionalText(check, "title", input.title);
+  check.throwIfInvalid();
+  return ctx.db.prisma.missionReport.create({
+    data: { networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) },
+  });
+}
+
+export async function createPatientFile(ctx: Context, input: RecordInput & { patientName?: string | null }) {
+  const check = new Validator();
+  const patientName = optionalText(check, "patientName", input.patientName);
+  check.throwIfInvalid();
+  return ctx.db.prisma.patientFile.create({
+    data: { networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) },
+  });
+}
+
+export async function createOffenderFile(ctx: Context, input: RecordInput & { offenderName?: string | null }) {
+  const check = new Validator();
+  const offenderName = optionalText(check, "offenderName", input.offenderName);
+  check.throwIfInvalid();
+  return ctx.db.prisma.offenderFile.create({
+    data: { networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) },
+  });
+}

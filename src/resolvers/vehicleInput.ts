@@ -1,0 +1,104 @@
+// The rules for vehicle fields, in the request field names of SPEC 2.1.
+import { Validator, characterCount, isCalendarDate, messages } from "./validation";
+
+/** Vehicle fields as clients send them (create, PUT and PATCH alike). */
+export interface VehicleInput {
+  plate?: string | null;
+  cartyp?: string | null;
+  car?: string | null;
+  owner?: string | null;
+  tuv?: string | null;
+  comment?: string | null;
+  color?: string | null;
+  wanted?: boolean | null;
+  wanted_reason?: string | null;
+  synced?: boolean | null;
+  sync_id?: string | null;
+}
+
+/** The stored columns a request sets. */
+export interface VehicleChanges {
+  plate?: string;
+  carType?: string | null;
+  car?: string | null;
+  owner?: string | null;
+  generalInspection?: string | null;
+  comment?: string | null;
+  color?: string | null;
+  wanted?: boolean;
+  wantedReason?: string | null;
+  synced?: boolean;
+  syncId?: string | null;
+}
+
+const optionalTexts = [
+  ["cartyp", "carType", 255],
+  ["car", "car", 255],
+  ["owner", "owner", 255],
+  ["color", "color", 255],
+  ["sync_id", "syncId", 255],
+  ["comment", "comment", 5000],
+  ["wanted_reason", "wantedReason", 1000],
+] as const;
+
+const flags = [
+  ["wanted", "wanted"],
+  ["synced", "synced"],
+] as const;
+
+/**
+ * Validates the fields that were sent and returns the columns to write. Fields left out stay
+ * as they are; `required` makes `plate` mandatory (create).
+ */
+export function vehicleChanges(input: VehicleInput, { required }: { required: boolean }): VehicleChanges {
+  const check = new Validator();
+  const changes: VehicleChanges = {};
+
+  if (input.plate === undefined || input.plate === null) {
+    if (required) check.fail("plate", messages.required("plate"));
+    else if (input.plate === null) check.fail("plate", messages.string("plate"));
+  } else {
+    const plate = input.plate.trim();
+    if (plate === "") check.fail("plate", messages.required("plate"));
+    else if (characterCount(plate) > 32) check.fail("plate", messages.maxLength("plate", 32));
+    else changes.plate = plate;
+  }
+
+  for (const [field, column, max] of optionalTexts) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value !== null && characterCount(value) > max) check.fail(field, messages.maxLength(field, max));
+    else changes[column] = value;
+  }
+
+  if (input.tuv !== undefined) {
+    if (input.tuv !== null && !isCalendarDate(input.tuv)) check.fail("tuv", messages.date("tuv"));
+    else changes.generalInspection = input.tuv;
+  }
+
+  for (const [field, column] of flags) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value === null) check.fail(field, messages.boolean(field));
+    else changes[column] = value;
+  }
+
+  check.throwIfInvalid();
+  return changes;
+}
+
+type Searchable = Pick<VehicleChanges, "plate" | "car" | "carType" | "owner" | "color" | "wantedReason">;
+
+/** Joins the searched fields, lower-cased, with a separator no search term can contain. */
+export const searchSeparator = "\u001f";
+
+export function searchTextOf(vehicle: Searchable): string {
+  return [vehicle.plate, vehicle.car, vehicle.carType, vehicle.owner, vehicle.color, vehicle.wantedReason]
+    .map((value) => (value ?? "").toLowerCase())
+    .join(searchSeparator);
+}
+
+/** The needle for a search term: lower-cased like the stored text, separator removed. */
+export function searchNeedle(term: string): string {
+  return term.toLowerCase().split(searchSeparator).join("");
+}

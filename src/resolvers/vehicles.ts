@@ -1,0 +1,143 @@
+// Vehicle register of the request's network: list, read, create, update, delete.
+import type { Context } from "../context";
+import { Prisma as PrismaNamespace } from "../generated/prisma/client";
+import type { Vehicle } from "../generated/prisma/client";
+import { notFound } from "../errors";
+import { Validator, messages } from "./validation";
+import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
+import { isRecordNotFound } from "./databaseErrors";
+
+export const vehicleSortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
+export type VehicleSortField = (typeof vehicleSortFields)[number];
+export const sortOrders = ["asc", "desc"] as const;
+export type SortOrder = (typeof sortOrders)[number];
+
+export const perPageDefault = 15;
+export const perPageMax = 100;
+
+export interface VehicleListArgs {
+  search?: string | null;
+  sortField?: VehicleSortField | null;
+  sortOrder?: SortOrder | null;
+  page?: number | null;
+  perPage?: number | null;
+}
+
+export interface PageMeta {
+  currentPage: number;
+  perPage: number;
+  total: number;
+  lastPage: number;
+  from: number | null;
+  to: number | null;
+}
+
+export interface VehiclePage {
+  data: Vehicle[];
+  meta: PageMeta;
+}
+
+const sortColumn: Record<VehicleSortField, keyof Vehicle> = {
+  plate: "plate",
+  car: "car",
+  owner: "owner",
+  tuv: "generalInspection",
+  wanted: "wanted",
+};
+
+/** Vehicle ids are positive integers; any other path segment names no vehicle. */
+export function parseVehicleId(id: string | number): number | null {
+  const text = String(id);
+  if (!/^[1-9]\d{0,15}$/.test(text)) return null;
+  const value = Number(text);
+  return Number.isSafeInteger(value) && value <= 2 ** 53 - 1 ? value : null;
+}
+
+function checkListArgs(args: VehicleListArgs) {
+  const check = new Validator();
+  const page = args.page ?? 1;
+  const perPage = args.perPage ?? perPageDefault;
+  if (page < 1) check.fail("page", messages.min("page", 1));
+  if (perPage < 1 || perPage > perPageMax) check.fail("perPage", messages.between("perPage", 1, perPageMax));
+  if (args.search != null && [...args.search].length > 255) check.fail("search", messages.maxLength("search", 255));
+  check.throwIfInvalid();
+  return { page, perPage };
+}
+
+export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
+  const { page, perPage } = checkListArgs(args);
+  const where: PrismaNamespace.VehicleWhereInput = { networkId: ctx.network.id };
+  const needle = args.search ? searchNeedle(args.search) : "";
+  if (needle !== "") where.searchText = { contains: needle };
+
+  const order = args.sortOrder ?? "asc";
+  const orderBy: PrismaNamespace.VehicleOrderByWithRelationInput[] = args.sortField
+    ? [{ [sortColumn[args.sortField]]: { sort: order, nulls: "last" } }, { id: order }]
+    : [{ id: "asc" }];
+
+  const [total, data] = await Promise.all([
+    ctx.db.prisma.vehicle.count({ where }),
+    ctx.db.prisma.vehicle.findMany({ where, orderBy, skip: (page - 1) * perPage, take: perPage }),
+  ]);
+  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
+  return {
+    data,
+    meta: {
+      currentPage: page,
+      perPage,
+      total,
+      lastPage: Math.max(1, Math.ceil(total / perPage)),
+      from,
+      to: from === null ? null : from + data.length - 1,
+    },
+  };
+}
+
+export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
+  const vehicleId = parseVehicleId(id);
+  const vehicle =
+    vehicleId === null
+      ? null
+      : await ctx.db.prisma.vehicle.findFirst({ where: { id: vehicleId, networkId: ctx.network.id } });
+  if (!vehicle) throw notFound("Vehicle");
+  return vehicle;
+}
+
+export async function createVehicle(ctx: Context, input: VehicleInput): Promise<Vehicle> {
+  const changes = vehicleChanges(input, { required: true });
+  const now = ctx.now();
+  const fields = { ...changes, plate: changes.plate! };
+  return ctx.db.prisma.vehicle.create({
+    data: { ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now },
+  });
+}
+
+/**
+ * Updates the fields sent. The search text depends on fields not sent, so the write is a
+ * compare-and-set on updatedAt (which only ever grows): a concurrent update makes it retry.
+ */
+export async function updateVehicle(ctx: Context, id: string | number, input: VehicleInput): Promise<Vehicle> {
+  const changes = vehicleChanges(input, { required: false });
+  for (let attempt = 0; ; attempt++) {
+    const current = await findVehicle(ctx, id);
+    const next = { ...current, ...changes };
+    const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
+    const { count } = await ctx.db.prisma.vehicle.updateMany({
+      where: { id: current.id, networkId: ctx.network.id, updatedAt: current.updatedAt },
+      data: { ...changes, searchText: searchTextOf(next), updatedAt },
+    });
+    if (count === 1) return { ...next, searchText: searchTextOf(next), updatedAt };
+    if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
+  }
+}
+
+export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
+  const vehicle = await findVehicle(ctx, id);
+  try {
+    await ctx.db.prisma.vehicle.delete({ where: { id: vehicle.id, networkId: ctx.network.id } });
+  } catch (error) {
+    if (isRecordNotFound(error)) throw notFound("Vehicle");
+    throw error;
+  }
+  return vehicle;
+}

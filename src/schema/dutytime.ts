@@ -1,0 +1,74 @@
+// Officers, their duty time, and who is on duty now.
+import { builder } from "./builder";
+import { activeOfficers, stopDutytime, toggleDutytime, type ActiveOfficer, type DutytimeStatus } from "../resolvers/dutytime";
+import { addOfficer } from "../resolvers/officers";
+
+const OfficerType = builder.prismaObject("Officer", {
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    identifier: t.exposeString("identifier", { description: "type:value, the type being the network's connector type." }),
+    name: t.exposeString("name"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const DutytimeStatusType = builder.objectRef<DutytimeStatus>("DutytimeStatus").implement({
+  description: "An officer's duty state after a toggle or stop.",
+  fields: (t) => ({
+    identifier: t.exposeString("identifier"),
+    onDuty: t.exposeBoolean("onDuty"),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true, description: "Start of the open entry, if on duty." }),
+    stoppedEntries: t.exposeInt("stoppedEntries", { description: "Open entries this call closed." }),
+  }),
+});
+
+const ActiveUserType = builder.objectRef<ActiveOfficer>("ActiveUser").implement({
+  fields: (t) => ({
+    identifier: t.exposeString("identifier"),
+    name: t.exposeString("name"),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+  }),
+});
+
+const ActiveUsersType = builder.objectRef<ActiveOfficer[]>("ActiveUsers").implement({
+  fields: (t) => ({
+    data: t.field({ type: [ActiveUserType], resolve: (officers) => officers }),
+    count: t.int({ resolve: (officers) => officers.length }),
+  }),
+});
+
+const CreateOfficerInput = builder.inputType("CreateOfficerInput", {
+  fields: (t) => ({
+    identifier: t.string({ required: true, description: "type:value; the type must be the network's connector type." }),
+    name: t.string({ required: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  activeUsers: t.field({
+    type: ActiveUsersType,
+    description: "Officers on duty now and when each one's dutytime started, earliest first.",
+    resolve: (_root, _args, ctx) => activeOfficers(ctx),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  toggleDutytime: t.field({
+    type: DutytimeStatusType,
+    description: "Starts dutytime if the officer is not on duty; otherwise stops the open entries.",
+    args: { identifier: t.arg.string({ required: true }) },
+    resolve: (_root, { identifier }, ctx) => toggleDutytime(ctx, identifier),
+  }),
+  stopDutytime: t.field({
+    type: DutytimeStatusType,
+    description: "Stops the officer's open entries; succeeds without change when not on duty.",
+    args: { identifier: t.arg.string({ required: true }) },
+    resolve: (_root, { identifier }, ctx) => stopDutytime(ctx, identifier),
+  }),
+  createOfficer: t.field({
+    type: OfficerType,
+    description: "Adds an officer to the key's network (CONFLICT if the identifier is taken).",
+    args: { input: t.arg({ type: CreateOfficerInput, required: true }) },
+    resolve: (_root, { input }, ctx) => addOfficer(ctx.db.prisma, ctx.network, input, ctx.now()),
+  }),
+}));

@@ -1,0 +1,10 @@
+// The whole GraphQL schema: importing each domain file registers its types and fields.
+import { builder } from "./builder";
+import "./dateTime";
+import "./network";
+import "./vehicle";
+import "./dutytime";
+import "./statistics";
+import "./records";
+
+export const schema = builder.toSchema({ sortSchema: false });

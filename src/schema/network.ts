@@ -1,0 +1,19 @@
+// The network of the request's API key.
+import { builder } from "./builder";
+import type { NetworkScope } from "../context";
+
+const NetworkType = builder.objectRef<NetworkScope>("Network").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    identifierType: t.exposeString("identifierType", { description: "Officer identifiers must be identifierType:value." }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  network: t.field({
+    type: NetworkType,
+    description: "The network the API key belongs to.",
+    resolve: (_root, _args, ctx) => ctx.network,
+  }),
+}));

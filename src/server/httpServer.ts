@@ -1,0 +1,32 @@
+// Serves the app on node:http, and stops gracefully: stop accepting, finish requests in
+// flight, then let the caller close the database.
+import http from "node:http";
+import { createServerAdapter } from "@whatwg-node/server";
+import type { App } from "./app";
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
+  const adapter = createServerAdapter((request: Request) => app.fetch(request));
+  const server = http.createServer(adapter);
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  const boundPort = typeof address === "object" && address ? address.port : port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Idle keep-alive connections would hold close() open; requests in flight still finish.
+        server.closeIdleConnections();
+      }),
+  };
+}

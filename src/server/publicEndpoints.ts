@@ -1,0 +1,29 @@
+// Endpoints that need no API key: liveness, readiness, the OpenAPI document and its docs page.
+import type { Database } from "../db/client";
+import { errorJson, json } from "../rest/responses";
+import { openApiDocument } from "../rest/openapi";
+import { serveDocs } from "./docs";
+
+/** Answers the public endpoints; null for every other path. */
+export function publicEndpoints(db: Database) {
+  let document: string | null = null;
+
+  return async function publicEndpoint(request: Request, url: URL): Promise<Response | null> {
+    const { pathname } = url;
+    if (pathname === "/healthz") return json(200, { status: "ok" });
+    if (pathname === "/readyz") {
+      try {
+        await db.prisma.$queryRawUnsafe("SELECT 1");
+        return json(200, { status: "ready" });
+      } catch {
+        return errorJson(503, "The database is unreachable.");
+      }
+    }
+    if (pathname === "/openapi.json") {
+      document ??= JSON.stringify(openApiDocument());
+      return new Response(document, { headers: { "Content-Type": "application/json; charset=utf-8" } });
+    }
+    if (pathname === "/docs" || pathname.startsWith("/docs/")) return serveDocs(request, url);
+    return null;
+  };
+}
