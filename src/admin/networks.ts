@@ -1,0 +1,62 @@
+// Network administration: create a network with its first key, regenerate keys, list.
+import type { Prisma } from "../db/client";
+import { generateApiKey, regenerateApiKey } from "../resolvers/apiKeys";
+import { AdminError } from "./adminError";
+
+const identifierTypePattern = /^[A-Za-z0-9_.-]{1,32}$/;
+
+export async function createNetwork(
+  prisma: Prisma,
+  options: { name: string; identifierType: string; graceSeconds: number },
+  now: Date,
+) {
+  const name = options.name.trim();
+  if (name === "" || name.length > 255) throw new AdminError("--name must be 1 to 255 characters.");
+  if (!identifierTypePattern.test(options.identifierType)) {
+    throw new AdminError("--identifier-type must be 1 to 32 letters, digits, '.', '_' or '-' (e.g. steam).");
+  }
+  const issued = generateApiKey();
+  const network = await prisma.network.create({
+    data: {
+      name,
+      identifierType: options.identifierType,
+      keyGraceSeconds: options.graceSeconds,
+      createdAt: now,
+      apiKeys: { create: { prefix: issued.prefix, hash: issued.hash, createdAt: now } },
+    },
+    select: { id: true, name: true, identifierType: true },
+  });
+  return { network, apiKey: issued.apiKey };
+}
+
+/** Without --grace, the network's own grace period (set at creation) applies. */
+export async function regenerateNetworkKey(prisma: Prisma, networkId: number, graceSeconds: number | undefined, now: Date) {
+  const network = await prisma.network.findUnique({ where: { id: networkId } });
+  if (!network) throw new AdminError(`No network with id ${networkId}.`);
+  const apiKey = await regenerateApiKey(prisma, networkId, graceSeconds ?? network.keyGraceSeconds, now);
+  return { apiKey };
+}
+
+export async function listNetworks(prisma: Prisma, now: Date) {
+  const networks = await prisma.network.findMany({
+    orderBy: { id: "asc" },
+    include: { apiKeys: { orderBy: { id: "asc" } }, _count: { select: { vehicles: true, officers: true } } },
+  });
+  return {
+    networks: networks.map((network) => ({
+      id: network.id,
+      name: network.name,
+      identifierType: network.identifierType,
+      keyGraceSeconds: network.keyGraceSeconds,
+      createdAt: network.createdAt.toISOString(),
+      vehicles: network._count.vehicles,
+      officers: network._count.officers,
+      apiKeys: network.apiKeys.map((key) => ({
+        prefix: key.prefix,
+        createdAt: key.createdAt.toISOString(),
+        expiresAt: key.expiresAt?.toISOString() ?? null,
+        valid: !key.expiresAt || key.expiresAt > now,
+      })),
+    })),
+  };
+}

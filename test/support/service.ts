@@ -1,0 +1,82 @@
+// Starts the real service on a real SQLite file in a temporary folder, listening on a free port.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openDatabase, type Database } from "../../src/db/client";
+import { migrate } from "../../src/db/migrate";
+import { createApp } from "../../src/server/app";
+import { listen } from "../../src/server/httpServer";
+import { createNetwork } from "../../src/admin/networks";
+import { addOfficer } from "../../src/resolvers/officers";
+import type { RateLimitOptions } from "../../src/server/rateLimit";
+
+/** A clock tests can stop and move; it runs in real time until set. */
+export class TestClock {
+  private fixed: Date | null = null;
+  now = () => (this.fixed ? new Date(this.fixed) : new Date());
+  set(instant: Date | string) {
+    this.fixed = new Date(instant);
+  }
+  reset() {
+    this.fixed = null;
+  }
+}
+
+export interface TestService {
+  url: string;
+  db: Database;
+  clock: TestClock;
+  dataDir: string;
+  /** A new network with its API key. */
+  network(options?: { name?: string; identifierType?: string }): Promise<TestNetwork>;
+  close(): Promise<void>;
+}
+
+export interface TestNetwork {
+  id: number;
+  name: string;
+  identifierType: string;
+  apiKey: string;
+  /** Adds an officer directly (as the admin command does). */
+  officer(value: string, name?: string): Promise<{ id: number; identifier: string; name: string }>;
+}
+
+export function temporaryDir(prefix = "vrd-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startService(options: { rateLimit?: RateLimitOptions } = {}): Promise<TestService> {
+  const dataDir = temporaryDir();
+  const url = `file:${path.join(dataDir, "test.db")}`;
+  await migrate(url);
+  const db = await openDatabase(url);
+  const clock = new TestClock();
+  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit }), 0, "127.0.0.1");
+  let counter = 0;
+
+  return {
+    url: server.url,
+    db,
+    clock,
+    dataDir,
+    async network({ name, identifierType = "steam" } = {}) {
+      counter += 1;
+      const created = await createNetwork(
+        db.prisma,
+        { name: name ?? `Network ${counter}`, identifierType, graceSeconds: 0 },
+        new Date(),
+      );
+      const network = { ...created.network, apiKey: created.apiKey };
+      return {
+        ...network,
+        officer: (value: string, officerName = `Officer ${value}`) =>
+          addOfficer(db.prisma, network, { identifier: `${identifierType}:${value}`, name: officerName }, new Date()),
+      };
+    },
+    async close() {
+      await server.close();
+      await db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
