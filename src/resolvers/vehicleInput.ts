@@ -89,16 +89,27 @@ export function vehicleChanges(input: VehicleInput, { required }: { required: bo
 
 type Searchable = Pick<VehicleChanges, "plate" | "car" | "carType" | "owner" | "color" | "wantedReason">;
 
-/** Joins the searched fields, lower-cased, with a separator no search term can contain. */
+/** Joins the searched fields with a separator no search term can contain. */
 export const searchSeparator = "\u001f";
+
+/**
+ * Search runs as SQL LIKE '%needle%' (Prisma `contains`), where % and _ are wildcards and \ may
+ * escape. Both the stored text and the needle spell those three characters as private-use
+ * characters instead, so they match literally on every database; lower-casing in JavaScript
+ * makes the match case-insensitive for every alphabet (SQLite's LOWER knows ASCII only).
+ */
+const likeSpecial: Record<string, string> = { "%": "\ue000", _: "\ue001", "\\": "\ue002" };
+const searchable = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[\u001f\ue000-\ue002]/g, "")
+    .replace(/[%_\\]/g, (special) => likeSpecial[special]);
 
 export function searchTextOf(vehicle: Searchable): string {
   return [vehicle.plate, vehicle.car, vehicle.carType, vehicle.owner, vehicle.color, vehicle.wantedReason]
-    .map((value) => (value ?? "").toLowerCase())
+    .map((value) => searchable(value ?? ""))
     .join(searchSeparator);
 }
 
-/** The needle for a search term: lower-cased like the stored text, separator removed. */
-export function searchNeedle(term: string): string {
-  return term.toLowerCase().split(searchSeparator).join("");
-}
+/** The needle for a search term, spelled like the stored search text. */
+export const searchNeedle = (term: string) => searchable(term);
