@@ -1,19 +1,23 @@
 // Prisma CLI configuration. The CLI runs on the Wasm engines through a driver adapter, because
-// native engines cannot be downloaded on our machines (see README, "Database").
+// native engines cannot be downloaded on our machines. DATABASE_URL picks the provider: its
+// schema folder, its migration history and its adapter.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
-import { databaseUrl } from "./src/config/database";
+import { databaseUrl, providerOf } from "./src/config/database";
+import { postgresCliAdapter } from "./src/db/postgresCliAdapter";
 
 // The schema's datasource url must resolve, or the CLI falls back to downloading an engine.
 process.env.DATABASE_URL = databaseUrl(process.env);
+const url = process.env.DATABASE_URL;
+const provider = providerOf(url);
 
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "sqlite", "schema.prisma"),
-  migrations: { path: path.join("prisma", "sqlite", "migrations") },
+  schema: path.join("prisma", provider, "schema.prisma"),
+  migrations: { path: path.join("prisma", provider, "migrations") },
   async adapter() {
-    return new PrismaLibSQL({ url: process.env.DATABASE_URL! });
+    return provider === "sqlite" ? new PrismaLibSQL({ url }) : postgresCliAdapter(url);
   },
 });

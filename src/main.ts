@@ -9,7 +9,7 @@ async function main() {
   const settings = readSettings();
   const applied = await migrate(settings.databaseUrl);
   if (applied.length > 0) console.log(`applied migrations: ${applied.join(", ")}`);
-  const db = await openDatabase(settings.databaseUrl);
+  const db = await openDatabase(settings.databaseUrl, settings.pool);
   const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute } });
   const server = await listen(app, settings.port, settings.host);
   console.log(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);

@@ -1,5 +1,5 @@
 // The service's settings, read once from the environment.
-import { databaseUrl, dataDir } from "./database";
+import { databaseUrl, dataDir, defaultPoolSettings, type PoolSettings } from "./database";
 
 export interface Settings {
   port: number;
@@ -7,6 +7,7 @@ export interface Settings {
   dataDir: string;
   databaseUrl: string;
   rateLimitPerMinute: number;
+  pool: PoolSettings;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -26,5 +27,10 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: dataDir(env),
     databaseUrl: databaseUrl(env),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000_000),
+    pool: {
+      size: integer(env, "DATABASE_POOL_SIZE", defaultPoolSettings.size, 1, 1000),
+      statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT_MS", defaultPoolSettings.statementTimeoutMs, 0, 3_600_000),
+      connectTimeoutMs: integer(env, "DATABASE_CONNECT_TIMEOUT_MS", defaultPoolSettings.connectTimeoutMs, 1, 600_000),
+    },
   };
 }

@@ -2,9 +2,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { SqliteAdapterFactory } from "./sqliteAdapter";
 import { PrismaClient } from "../generated/prisma/client";
-import { providerOf, type DatabaseProvider } from "../config/database";
+import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
+import { SqliteAdapterFactory } from "./sqliteAdapter";
+import { openPostgres } from "./postgres";
 
 export type Prisma = PrismaClient;
 
@@ -15,19 +16,21 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** The file behind a `file:` URL, with its folder created when missing. */
+/** The file behind a `file:` URL. */
 export function sqliteFilePath(url: string): string {
   const file = url.startsWith("file://") ? fileURLToPath(url) : url.slice("file:".length);
   return path.resolve(file);
 }
 
-export async function openDatabase(url: string): Promise<Database> {
+export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
   const provider = providerOf(url);
-  if (provider !== "sqlite") {
-    throw new Error("PostgreSQL support is not built yet: use a file: DATABASE_URL.");
+  let prisma: PrismaClient;
+  if (provider === "postgresql") {
+    prisma = openPostgres(url, pool);
+  } else {
+    fs.mkdirSync(path.dirname(sqliteFilePath(url)), { recursive: true });
+    prisma = new PrismaClient({ adapter: new SqliteAdapterFactory({ url }) });
+    await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   }
-  fs.mkdirSync(path.dirname(sqliteFilePath(url)), { recursive: true });
-  const prisma = new PrismaClient({ adapter: new SqliteAdapterFactory({ url }) });
-  await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   return { prisma, provider, url, close: () => prisma.$disconnect() };
 }

@@ -1,0 +1,32 @@
+// PostgreSQL: the production database, for several service processes on one database.
+import { PrismaPg } from "@prisma/adapter-pg";
+import type { PoolConfig } from "pg";
+import type { PoolSettings } from "../config/database";
+import type { PrismaClient } from "../generated/prisma/client";
+
+export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
+  return {
+    connectionString: url,
+    max: settings.size,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    idleTimeoutMillis: 30_000,
+    // A connection dropped by the server (restart, failover) is replaced, not reused.
+    keepAlive: true,
+  };
+}
+
+/**
+ * The PostgreSQL client is generated from prisma/postgresql; its model types are identical to
+ * the SQLite client's, which types the code. Loaded only when used.
+ */
+export function openPostgres(url: string, settings: PoolSettings): PrismaClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
+  const adapter = new PrismaPg(poolConfig(url, settings), {
+    // An idle connection that dies (server restart) must not crash the process.
+    onPoolError: () => undefined,
+    onConnectionError: () => undefined,
+  });
+  return new PostgresClient({ adapter }) as PrismaClient;
+}

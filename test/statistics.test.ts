@@ -1,0 +1,262 @@
+// SPEC 4.2 rules 1-5 for the four count endpoints, over REST and GraphQL, with records written
+// through the GraphQL mutations and a fixed clock.
+import { startService, type TestService } from "./support/service";
+import { client, type Client } from "./support/http";
+
+const NOW = "2026-11-21T22:10:00.000Z";
+const nowMs = Date.parse(NOW);
+const day = 24 * 60 * 60 * 1000;
+const at = (offsetMs: number) => new Date(nowMs + offsetMs).toISOString();
+const SEVEN_DAYS_AGO = at(-7 * day); // exactly the boundary: counts
+const JUST_BEFORE = at(-7 * day - 1); // 1 ms before the boundary: does not count
+
+const paths = {
+  missionsLast7: "/statistics/missions/last-7-days",
+  missionsTotal: "/statistics/missions/total",
+  filesLast7: "/statistics/files/last-7-days",
+  filesTotal: "/statistics/files/total",
+} as const;
+
+type Kind = "mission" | "patient" | "offender";
+const mutations: Record<Kind, { field: string; input: string; name: string }> = {
+  mission: { field: "createMissionReport", input: "CreateMissionReportInput", name: "title" },
+  patient: { field: "createPatientFile", input: "CreatePatientFileInput", name: "patientName" },
+  offender: { field: "createOffenderFile", input: "CreateOffenderFileInput", name: "offenderName" },
+};
+
+/**
+ * Creates a record through its GraphQL mutation. `createdAt`: an ISO string, null (unknown), or
+ * "omit" (the field is left out: the creation time is the clock's now).
+ */
+async function create(api: Client, kind: Kind, createdAt: string | null | "omit") {
+  const { field, input, name } = mutations[kind];
+  const value: Record<string, unknown> = { [name]: `${kind} record` };
+  if (createdAt !== "omit") value.createdAt = createdAt;
+  const response = await api.graphql(`mutation ($input: ${input}!) { ${field}(input: $input) { id createdAt } }`, { input: value });
+  expect(response.status).toBe(200);
+  expect(response.body.errors).toBeUndefined();
+  const record = response.body.data[field];
+  expect(record).toEqual({ id: expect.any(Number), createdAt: createdAt === "omit" ? NOW : createdAt });
+  return record as { id: number; createdAt: string | null };
+}
+
+async function restCounts(api: Client) {
+  const entries = await Promise.all(
+    Object.entries(paths).map(async ([name, path]) => {
+      const response = await api.get(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      return [name, response.body] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+const countsQuery = `{
+  missionsLastSevenDays { count timestampAvailable }
+  missionsTotal { count timestampAvailable }
+  filesLastSevenDays { count timestampAvailable }
+  filesTotal { count timestampAvailable }
+}`;
+
+async function graphqlCounts(api: Client) {
+  const response = await api.graphql(countsQuery);
+  expect(response.status).toBe(200);
+  expect(response.body.errors).toBeUndefined();
+  const data = response.body.data;
+  return {
+    missionsLast7: data.missionsLastSevenDays,
+    missionsTotal: data.missionsTotal,
+    filesLast7: data.filesLastSevenDays,
+    filesTotal: data.filesTotal,
+  };
+}
+
+const available = (count: number) => ({ count, timestampAvailable: true });
+const unavailable = { count: null, timestampAvailable: false };
+
+/** Both REST and GraphQL answer exactly these four counts. */
+async function expectCounts(api: Client, expected: Record<keyof typeof paths, unknown>) {
+  expect(await restCounts(api)).toEqual(expected);
+  expect(await graphqlCounts(api)).toEqual(expected);
+}
+
+describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
+  let service: TestService;
+  let api: Client;
+  let otherApi: Client;
+  let emptyApi: Client;
+
+  beforeAll(async () => {
+    service = await startService();
+    service.clock.set(NOW);
+    api = client(service.url, (await service.network()).apiKey);
+    otherApi = client(service.url, (await service.network()).apiKey);
+    emptyApi = client(service.url, (await service.network()).apiKey);
+
+    // Network A, mission reports: 3 within seven days, 6 in total.
+    await create(api, "mission", SEVEN_DAYS_AGO); // boundary: counts
+    await create(api, "mission", JUST_BEFORE); // 1 ms too old
+    await create(api, "mission", at(3 * 60 * 60 * 1000)); // in the future: counts
+    await create(api, "mission", "omit"); // now: counts
+    await create(api, "mission", null); // unknown: total only
+    await create(api, "mission", at(-30 * day)); // old: total only
+
+    // Network A, files: patient 2 of 3 and offender 2 of 5 within seven days.
+    await create(api, "patient", SEVEN_DAYS_AGO);
+    await create(api, "patient", at(-1 * day));
+    await create(api, "patient", null);
+    await create(api, "offender", JUST_BEFORE);
+    await create(api, "offender", at(2 * day));
+    await create(api, "offender", "omit");
+    await create(api, "offender", null);
+    await create(api, "offender", null);
+
+    // Network B: its own records, some of each kind, never counted for A.
+    await create(otherApi, "mission", "omit");
+    await create(otherApi, "mission", null);
+    await create(otherApi, "patient", at(-2 * day));
+    await create(otherApi, "offender", at(-10 * day));
+    await create(otherApi, "offender", "omit");
+  });
+  afterAll(() => service.close());
+  beforeEach(() => service.clock.set(NOW));
+
+  test("each endpoint answers exactly {count, timestampAvailable}", async () => {
+    for (const path of Object.values(paths)) {
+      const response = await api.get(path);
+      expect(response.status).toBe(200);
+      expect(Object.keys(response.body).sort()).toEqual(["count", "timestampAvailable"]);
+      expect(Number.isInteger(response.body.count)).toBe(true);
+      expect(response.body.timestampAvailable).toBe(true);
+    }
+  });
+
+  test("the key's network: boundary counts, 1 ms older does not, future counts, unknown only in totals", async () => {
+    await expectCounts(api, {
+      missionsLast7: available(3),
+      missionsTotal: available(6),
+      filesLast7: available(4),
+      filesTotal: available(8),
+    });
+  });
+
+  test("another network counts only its own records", async () => {
+    await expectCounts(otherApi, {
+      missionsLast7: available(1),
+      missionsTotal: available(2),
+      filesLast7: available(2),
+      filesTotal: available(3),
+    });
+  });
+
+  test("a network without records: zero, with timestampAvailable true (not null)", async () => {
+    await expectCounts(emptyApi, {
+      missionsLast7: available(0),
+      missionsTotal: available(0),
+      filesLast7: available(0),
+      filesTotal: available(0),
+    });
+  });
+
+  test("the window is measured from the request's instant: 1 ms later the boundary records drop out", async () => {
+    service.clock.set(at(1));
+    await expectCounts(api, {
+      missionsLast7: available(2),
+      missionsTotal: available(6),
+      filesLast7: available(3),
+      filesTotal: available(8),
+    });
+  });
+
+  test("1 ms earlier the record 1 ms before the boundary is within the window", async () => {
+    service.clock.set(at(-1));
+    await expectCounts(api, {
+      missionsLast7: available(4),
+      missionsTotal: available(6),
+      filesLast7: available(5),
+      filesTotal: available(8),
+    });
+  });
+
+  test("much later only the future records remain within seven days; totals are unchanged", async () => {
+    service.clock.set(at(8 * day));
+    // missions: the one 3 h after NOW is older than 7 days at NOW+8d; files: offender at NOW+2d counts.
+    await expectCounts(api, {
+      missionsLast7: available(0),
+      missionsTotal: available(6),
+      filesLast7: available(1),
+      filesTotal: available(8),
+    });
+  });
+
+  test("the counts require a key", async () => {
+    const anonymous = client(service.url);
+    for (const path of Object.values(paths)) {
+      const response = await anonymous.get(path);
+      expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: { message: "Unauthenticated." } });
+    }
+  });
+});
+
+describe("rule 4: creation times that cannot be evaluated (destructive, own database)", () => {
+  let service: TestService;
+  afterEach(() => service.close());
+
+  async function seed() {
+    service = await startService();
+    service.clock.set(NOW);
+    const api = client(service.url, (await service.network()).apiKey);
+    const otherApi = client(service.url, (await service.network()).apiKey);
+    await create(api, "mission", "omit");
+    await create(api, "mission", JUST_BEFORE);
+    await create(api, "mission", null);
+    await create(api, "patient", "omit");
+    await create(api, "patient", null);
+    await create(api, "offender", SEVEN_DAYS_AGO);
+    await create(api, "offender", JUST_BEFORE);
+    await create(api, "offender", null);
+    await create(otherApi, "mission", "omit");
+    await create(otherApi, "offender", "omit");
+    await expectCounts(api, {
+      missionsLast7: available(1),
+      missionsTotal: available(3),
+      filesLast7: available(2),
+      filesTotal: available(5),
+    });
+    return api;
+  }
+
+  async function dropCreatedAt(table: string) {
+    await service.db.prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${table}_network_id_created_at_idx"`);
+    await service.db.prisma.$executeRawUnsafe(`ALTER TABLE "${table}" DROP COLUMN "created_at"`);
+    const columns = await service.db.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT name FROM pragma_table_info('${table}')`);
+    expect(columns.map((column) => column.name)).not.toContain("created_at");
+  }
+
+  test("mission_reports without created_at: missions/last-7-days is null/false (200), missions/total and files unaffected", async () => {
+    const api = await seed();
+    await dropCreatedAt("mission_reports");
+    const response = await api.get(paths.missionsLast7);
+    expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: unavailable });
+    await expectCounts(api, {
+      missionsLast7: unavailable,
+      missionsTotal: available(3),
+      filesLast7: available(2),
+      filesTotal: available(5),
+    });
+  });
+
+  test("only offender_files without created_at: files/last-7-days is null/false (200), files/total counts both tables, missions unaffected", async () => {
+    const api = await seed();
+    await dropCreatedAt("offender_files");
+    const response = await api.get(paths.filesLast7);
+    expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: unavailable });
+    await expectCounts(api, {
+      missionsLast7: available(1),
+      missionsTotal: available(3),
+      filesLast7: unavailable,
+      filesTotal: available(5),
+    });
+  });
+});
