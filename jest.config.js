@@ -1,10 +1,18 @@
-/** @type {import('jest').Config} */
-module.exports = {
+// Every test runs on SQLite; with TEST_DATABASE_URL (a PostgreSQL server the tests may create
+// databases on), every test runs on PostgreSQL as well.
+const base = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
   // The generated Prisma client imports its siblings with .js specifiers.
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
-  testTimeout: 30000,
 };
+
+const projects = [{ ...base, displayName: "sqlite" }];
+if (process.env.TEST_DATABASE_URL) {
+  projects.push({ ...base, displayName: "postgresql", setupFiles: ["<rootDir>/test/support/usePostgres.ts"] });
+}
+
+/** @type {import('jest').Config} */
+module.exports = { projects, testTimeout: 60000 };

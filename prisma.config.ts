@@ -3,9 +3,9 @@
 // schema folder, its migration history and its adapter.
 import path from "node:path";
 import { defineConfig } from "prisma/config";
-import { PrismaLibSQL } from "@prisma/adapter-libsql";
 import { databaseUrl, providerOf } from "./src/config/database";
 import { postgresCliAdapter } from "./src/db/postgresCliAdapter";
+import { sqliteCliAdapter } from "./src/db/sqliteCliAdapter";
 
 // The schema's datasource url must resolve, or the CLI falls back to downloading an engine.
 process.env.DATABASE_URL = databaseUrl(process.env);
@@ -18,6 +18,6 @@ export default defineConfig({
   schema: path.join("prisma", provider, "schema.prisma"),
   migrations: { path: path.join("prisma", provider, "migrations") },
   async adapter() {
-    return provider === "sqlite" ? new PrismaLibSQL({ url }) : postgresCliAdapter(url);
+    return provider === "sqlite" ? sqliteCliAdapter(url) : postgresCliAdapter(url);
   },
 });

@@ -19,5 +19,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = codeOf(error);
   if (code && unavailableCodes.has(code)) return true;
   const text = String((error as Error | undefined)?.message ?? "");
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|database is locked|SQLITE_BUSY/i.test(text);
+  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(
+    text,
+  );
 }

@@ -37,13 +37,22 @@ export interface VehiclePage {
   meta: PageMeta;
 }
 
-const sortColumn: Record<VehicleSortField, keyof Vehicle> = {
-  plate: "plate",
-  car: "car",
-  owner: "owner",
-  tuv: "generalInspection",
-  wanted: "wanted",
+/** The column of each sort field, and whether it can hold nulls (which then sort last). */
+const sortColumn: Record<VehicleSortField, { column: keyof Vehicle; nullable: boolean }> = {
+  plate: { column: "plate", nullable: false },
+  car: { column: "car", nullable: true },
+  owner: { column: "owner", nullable: true },
+  tuv: { column: "generalInspection", nullable: true },
+  wanted: { column: "wanted", nullable: false },
 };
+
+function orderOf(args: VehicleListArgs): PrismaNamespace.VehicleOrderByWithRelationInput[] {
+  if (!args.sortField) return [{ id: "asc" }];
+  const order = args.sortOrder ?? "asc";
+  const { column, nullable } = sortColumn[args.sortField];
+  // Prisma accepts a nulls position only on nullable columns.
+  return [{ [column]: nullable ? { sort: order, nulls: "last" } : order }, { id: order }];
+}
 
 /** Vehicle ids are positive integers; any other path segment names no vehicle. */
 export function parseVehicleId(id: string | number): number | null {
@@ -70,11 +79,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
   const needle = args.search ? searchNeedle(args.search) : "";
   if (needle !== "") where.searchText = { contains: needle };
 
-  const order = args.sortOrder ?? "asc";
-  const orderBy: PrismaNamespace.VehicleOrderByWithRelationInput[] = args.sortField
-    ? [{ [sortColumn[args.sortField]]: { sort: order, nulls: "last" } }, { id: order }]
-    : [{ id: "asc" }];
-
+  const orderBy = orderOf(args);
   const [total, data] = await Promise.all([
     ctx.db.prisma.vehicle.count({ where }),
     ctx.db.prisma.vehicle.findMany({ where, orderBy, skip: (page - 1) * perPage, take: perPage }),

@@ -467,7 +467,8 @@ const parameters: Record<string, Parameter> = {
     in: "query",
     description:
       "Case-insensitive substring match (every alphabet, umlauts included) over plate, car, car type, " +
-      "owner, color and wanted reason. Empty: no filter. At most 255 characters.",
+      "owner, color and wanted reason; `%`, `_` and `\\` match literally (no wildcards). Empty: no " +
+      "filter. At most 255 characters.",
     schema: { type: "string", maxLength: 255 },
   },
   SortField: {

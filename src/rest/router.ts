@@ -45,6 +45,7 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
       }
       return { route, params };
     }
+    if (allowed.includes("GET")) allowed.push("HEAD");
     if (allowed.length > 0) {
       return { response: errorJson(405, `The ${method} method is not supported for this route. Supported: ${allowed.join(", ")}.`, { Allow: allowed.join(", ") }) };
     }

@@ -10,6 +10,10 @@ export function publicEndpoints(db: Database) {
 
   return async function publicEndpoint(request: Request, url: URL): Promise<Response | null> {
     const { pathname } = url;
+    const isPublic = ["/healthz", "/readyz", "/openapi.json"].includes(pathname);
+    if (isPublic && request.method !== "GET" && request.method !== "HEAD") {
+      return errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" });
+    }
     if (pathname === "/healthz") return json(200, { status: "ok" });
     if (pathname === "/readyz") {
       try {

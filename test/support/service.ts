@@ -1,7 +1,6 @@
-// Starts the real service on a real SQLite file in a temporary folder, listening on a free port.
+// Starts the real service on a real, fresh database (a SQLite file, or a PostgreSQL database in
+// the PostgreSQL test project), listening on a free port.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { openDatabase, type Database } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 import { createApp } from "../../src/server/app";
@@ -9,6 +8,9 @@ import { listen } from "../../src/server/httpServer";
 import { createNetwork } from "../../src/admin/networks";
 import { addOfficer } from "../../src/resolvers/officers";
 import type { RateLimitOptions } from "../../src/server/rateLimit";
+import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
+
+export { temporaryDir, testProvider };
 
 /** A clock tests can stop and move; it runs in real time until set. */
 export class TestClock {
@@ -25,7 +27,10 @@ export class TestClock {
 export interface TestService {
   url: string;
   db: Database;
+  /** The database's URL (file: or postgresql://). */
+  databaseUrl: string;
   clock: TestClock;
+  /** Deprecated: a temporary folder for the test's own files. */
   dataDir: string;
   /** A new network with its API key. */
   network(options?: { name?: string; identifierType?: string }): Promise<TestNetwork>;
@@ -41,13 +46,10 @@ export interface TestNetwork {
   officer(value: string, name?: string): Promise<{ id: number; identifier: string; name: string }>;
 }
 
-export function temporaryDir(prefix = "vrd-test-"): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
-
 export async function startService(options: { rateLimit?: RateLimitOptions } = {}): Promise<TestService> {
   const dataDir = temporaryDir();
-  const url = `file:${path.join(dataDir, "test.db")}`;
+  const database: FreshDatabase = await freshDatabase();
+  const url = database.url;
   await migrate(url);
   const db = await openDatabase(url);
   const clock = new TestClock();
@@ -57,6 +59,7 @@ export async function startService(options: { rateLimit?: RateLimitOptions } = {
   return {
     url: server.url,
     db,
+    databaseUrl: url,
     clock,
     dataDir,
     async network({ name, identifierType = "steam" } = {}) {
@@ -76,6 +79,7 @@ export async function startService(options: { rateLimit?: RateLimitOptions } = {
     async close() {
       await server.close();
       await db.close();
+      await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,57 @@
+// A fresh, migrated database for one test service: a SQLite file in a temporary folder, or,
+// in the PostgreSQL test project, a new database on the server TEST_DATABASE_URL names.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import type { DatabaseProvider } from "../../src/config/database";
+
+export const testProvider: DatabaseProvider = process.env.TEST_PROVIDER === "postgresql" ? "postgresql" : "sqlite";
+
+export interface FreshDatabase {
+  url: string;
+  provider: DatabaseProvider;
+  /** Deletes the database (and its folder). */
+  drop(): Promise<void>;
+}
+
+export function temporaryDir(prefix = "vrd-test-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** The server's URL with another database name. */
+export function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function onServer<T>(work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+export async function freshDatabase(provider: DatabaseProvider = testProvider): Promise<FreshDatabase> {
+  if (provider === "sqlite") {
+    const dir = temporaryDir();
+    return {
+      url: `file:${path.join(dir, "test.db")}`,
+      provider,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (!process.env.TEST_DATABASE_URL) throw new Error("TEST_DATABASE_URL is not set");
+  const name = `vrd_test_${crypto.randomBytes(6).toString("hex")}`;
+  await onServer((client) => client.query(`CREATE DATABASE "${name}"`));
+  return {
+    url: withDatabase(process.env.TEST_DATABASE_URL, name),
+    provider,
+    drop: () => onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
