@@ -1,6 +1,7 @@
 // SPEC 3.1 (dutytime state table), SPEC 4.3 (toggle and stop) and GET /statistics/active-users,
 // end to end over REST on a real SQLite file, with the database checked directly.
 import { startService, type TestService } from "./support/service";
+import { indexDefinition } from "./support/database";
 import { client, type ApiResponse, type Client } from "./support/http";
 
 let service: TestService;
@@ -386,13 +387,9 @@ describe("concurrency", () => {
 
 describe("the database enforces one open entry per officer", () => {
   test("the partial unique index exists", async () => {
-    const rows = await service.db.prisma.$queryRawUnsafe<{ sql: string }[]>(
-      "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'dutytime_entries_one_open_per_officer'",
+    expect(await indexDefinition(service.db.prisma, "dutytime_entries_one_open_per_officer")).toBe(
+      "create unique index dutytime_entries_one_open_per_officer on dutytime_entries (officer_id) where ended_at is null",
     );
-    expect(rows).toHaveLength(1);
-    expect(rows[0].sql).toContain('WHERE "ended_at" IS NULL');
-    expect(rows[0].sql).toMatch(/^CREATE UNIQUE INDEX/i);
-    expect(rows[0].sql).toMatch(/"dutytime_entries"\s*\(\s*"officer_id"\s*\)/);
   });
 
   test("a second open entry inserted directly is rejected; closed entries are not limited", async () => {

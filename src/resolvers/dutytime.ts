@@ -4,6 +4,7 @@ import type { Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
 import { findOfficer } from "./officers";
 import { isUniqueViolation } from "./databaseErrors";
+import { conflict } from "../errors";
 
 export interface DutytimeStatus {
   identifier: string;
@@ -20,14 +21,6 @@ async function stopOpenEntries(ctx: Context, officer: Officer): Promise<number> 
   return count;
 }
 
-async function openEntryStart(ctx: Context, officer: Officer): Promise<Date | null> {
-  const open = await ctx.db.prisma.dutytimeEntry.findFirst({
-    where: { officerId: officer.id, endedAt: null },
-    select: { startedAt: true },
-  });
-  return open?.startedAt ?? null;
-}
-
 /** Stops open entries; succeeds (changing nothing) when the officer is not on duty. */
 export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
@@ -35,25 +28,30 @@ export async function stopDutytime(ctx: Context, identifier: string): Promise<Du
   return { identifier, onDuty: false, startedAt: null, stoppedEntries };
 }
 
-/** Stops open entries if there are any; otherwise starts one. */
+/**
+ * Stops open entries if there are any; otherwise starts one. When a concurrent call starts an
+ * entry between our stop and our start, this call comes after it and toggles again: the
+ * outcome is that of the calls made one after another.
+ */
 export async function toggleDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
-  const stoppedEntries = await stopOpenEntries(ctx, officer);
-  if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
-
-  const startedAt = ctx.now();
-  try {
-    await ctx.db.prisma.dutytimeEntry.create({
-      data: { officerId: officer.id, networkId: ctx.network.id, startedAt },
-    });
-    return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
-  } catch (error) {
-    // A concurrent call started duty between our stop and our start: the officer is on duty,
-    // which is what this call asked for.
-    if (!isUniqueViolation(error)) throw error;
-    return { identifier, onDuty: true, startedAt: await openEntryStart(ctx, officer), stoppedEntries: 0 };
+  for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
+    const stoppedEntries = await stopOpenEntries(ctx, officer);
+    if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
+    const startedAt = ctx.now();
+    try {
+      await ctx.db.prisma.dutytimeEntry.create({
+        data: { officerId: officer.id, networkId: ctx.network.id, startedAt },
+      });
+      return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
+  throw conflict("The officer's dutytime is changing too fast; please retry.");
 }
+
+const maxToggleAttempts = 20;
 
 export interface ActiveOfficer {
   identifier: string;

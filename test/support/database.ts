@@ -55,3 +55,39 @@ export async function freshDatabase(provider: DatabaseProvider = testProvider): 
     drop: () => onServer((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
+
+type RawQueryable = { $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): Promise<T> };
+
+/**
+ * An index's definition, normalised so both databases read alike:
+ * `create unique index x on t (c) where e is null`.
+ */
+export async function indexDefinition(prisma: RawQueryable, name: string): Promise<string | null> {
+  const rows =
+    testProvider === "sqlite"
+      ? await prisma.$queryRawUnsafe<{ sql: string }[]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", name)
+      : await prisma.$queryRawUnsafe<{ sql: string }[]>("SELECT indexdef AS sql FROM pg_indexes WHERE indexname = $1", name);
+  if (rows.length === 0) return null;
+  return rows[0].sql
+    .replace(/"/g, "")
+    .replace(/\bpublic\./g, "")
+    .replace(/\s+using btree\s*/i, " ")
+    .replace(/where \((.*)\)$/i, "where $1")
+    .replace(/\s*\(\s*/g, " (")
+    .replace(/\s*\)/g, ")")
+    .replace(/\s+/g, " ")
+    .toLowerCase()
+    .trim();
+}
+
+/** The column names of a table. */
+export async function columnsOf(prisma: RawQueryable, table: string): Promise<string[]> {
+  const rows =
+    testProvider === "sqlite"
+      ? await prisma.$queryRawUnsafe<{ name: string }[]>("SELECT name FROM pragma_table_info(?)", table)
+      : await prisma.$queryRawUnsafe<{ name: string }[]>(
+          "SELECT column_name::text AS name FROM information_schema.columns WHERE table_name = $1",
+          table,
+        );
+  return rows.map((row) => row.name);
+}
