@@ -25,10 +25,12 @@ export const statusOfCode: Record<ErrorCode, number> = {
 /** Per-field messages, keyed by the input field name as the client sent it. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * No `extensions.http` here: a GraphQL response that carries data stays 200 (clients such as
+ * Apollo treat any other status as a network failure); REST maps the code to its status.
+ */
 function domainError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-  return new GraphQLError(message, {
-    extensions: { code, http: { status: statusOfCode[code] }, ...extensions },
-  });
+  return new GraphQLError(message, { extensions: { code, ...extensions } });
 }
 
 export const unauthenticated = () => domainError(ErrorCode.UNAUTHENTICATED, "Unauthenticated.");
@@ -41,10 +43,7 @@ export const unavailable = () =>
   domainError(ErrorCode.UNAVAILABLE, "The service is temporarily unavailable. Please retry.");
 
 export const rateLimited = (retryAfterSeconds: number) =>
-  domainError(ErrorCode.RATE_LIMITED, "Too Many Attempts.", {
-    retryAfter: retryAfterSeconds,
-    http: { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
-  });
+  domainError(ErrorCode.RATE_LIMITED, "Too Many Attempts.", { retryAfter: retryAfterSeconds });
 
 /** Laravel's summary of a validation failure: the first message, plus how many more follow. */
 export function validationSummary(errors: FieldErrors): string {

@@ -1,12 +1,12 @@
 // The GraphQL endpoint (graphql-yoga) with GraphiQL served from npm, so it works offline.
-import { createYoga, maskError as yogaMaskError } from "graphql-yoga";
+import { createYoga, maskError as yogaMaskError, type Plugin } from "graphql-yoga";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
-import type { GraphQLSchema } from "graphql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
-import { unavailable } from "../errors";
+import { ErrorCode, unavailable } from "../errors";
 
 /** Set by the app once the request's API key has been checked. */
 export interface ServerContext {
@@ -25,12 +25,37 @@ query FirstPage {
 }
 `;
 
+/** Variables that do not fit their types: a GraphQL error of the request, without a code. */
+const isVariableError = (error: GraphQLError) =>
+  !error.extensions?.code && !error.path && error.message.startsWith("Variable \"$");
+
+/** Gives variable errors the contract's BAD_USER_INPUT code, like every other input error. */
+const codeVariableErrors: Plugin = {
+  onExecute: () => ({
+    onExecuteDone({ result, setResult }) {
+      if (!("errors" in result) || !result.errors?.some(isVariableError)) return;
+      setResult({
+        ...result,
+        errors: result.errors.map((error) =>
+          isVariableError(error)
+            ? new GraphQLError(error.message, {
+                nodes: error.nodes,
+                extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
+              })
+            : error,
+        ),
+      });
+    },
+  }),
+};
+
 export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: () => Date) {
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: false,
+    plugins: [codeVariableErrors],
     context: ({ network }) => ({ db, network, now }),
     renderGraphiQL,
     graphiql: {
@@ -40,9 +65,11 @@ export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: ()
       shouldPersistHeaders: true,
     },
     maskedErrors: {
+      isDev: false,
       maskError(error, message, isDev) {
         // Domain errors are GraphQLErrors and pass as they are, with their path.
         if (isDatabaseUnavailable(originalErrorOf(error))) return unavailable();
+
         const masked = yogaMaskError(error, message, isDev);
         if (masked !== error) logInternalError(error);
         return masked;
