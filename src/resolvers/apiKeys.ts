@@ -23,12 +23,14 @@ export function generateApiKey(): IssuedKey {
 /** The network whose valid key this is, or null. Revoked and expired keys are refused. */
 export async function networkOfApiKey(prisma: Prisma, apiKey: string, now: Date): Promise<NetworkScope | null> {
   if (!apiKey.startsWith(keyPrefix) || apiKey.length > 200) return null;
-  const key = await prisma.apiKey.findUnique({
-    where: { hash: hashApiKey(apiKey) },
-    select: { expiresAt: true, network: { select: { id: true, name: true, identifierType: true } } },
-  });
-  if (!key || (key.expiresAt && key.expiresAt <= now)) return null;
-  return key.network;
+  // Raw SQL: this runs on every request, and a raw query skips Prisma's per-query compilation.
+  const rows = await prisma.$queryRaw<{ id: number; name: string; identifier_type: string; expires_at: Date | null }[]>`
+    SELECT n.id, n.name, n.identifier_type, k.expires_at
+    FROM api_keys k JOIN networks n ON n.id = k.network_id
+    WHERE k.hash = ${hashApiKey(apiKey)}`;
+  const key = rows[0];
+  if (!key || (key.expires_at && new Date(key.expires_at) <= now)) return null;
+  return { id: Number(key.id), name: key.name, identifierType: key.identifier_type };
 }
 
 /**

@@ -12,14 +12,34 @@ export const isRecordNotFound = (error: unknown) => codeOf(error) === "P2025";
 
 const unavailableCodes = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 
+/** Driver adapter failures that mean "the database cannot serve now", not "the query is wrong". */
+const unavailableKinds = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "DatabaseDoesNotExist",
+]);
+
+/** PostgreSQL SQLSTATEs of the same kind: cancelled by statement_timeout, server shutting down. */
+const unavailableSqlStates = new Set(["57014", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006"]);
+
+function adapterCause(error: unknown): { kind?: string; code?: string } | undefined {
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string } } } })?.meta;
+  return meta?.driverAdapterError?.cause;
+}
+
 /** The database cannot be reached or is overloaded: the client should retry (503). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientInitializationError) return true;
   if (error instanceof Prisma.PrismaClientRustPanicError) return true;
   const code = codeOf(error);
   if (code && unavailableCodes.has(code)) return true;
+  const cause = adapterCause(error);
+  if (cause?.kind && unavailableKinds.has(cause.kind)) return true;
+  if (cause?.code && unavailableSqlStates.has(cause.code)) return true;
   const text = String((error as Error | undefined)?.message ?? "");
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(
+  return /Can't reach database server|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(
     text,
   );
 }

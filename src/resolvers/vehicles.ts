@@ -1,7 +1,7 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
-import { Prisma as PrismaNamespace } from "../generated/prisma/client";
 import type { Vehicle } from "../generated/prisma/client";
+import { countVehicles, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
@@ -37,21 +37,18 @@ export interface VehiclePage {
   meta: PageMeta;
 }
 
-/** The column of each sort field, and whether it can hold nulls (which then sort last). */
-const sortColumn: Record<VehicleSortField, { column: keyof Vehicle; nullable: boolean }> = {
-  plate: { column: "plate", nullable: false },
-  car: { column: "car", nullable: true },
-  owner: { column: "owner", nullable: true },
-  tuv: { column: "generalInspection", nullable: true },
-  wanted: { column: "wanted", nullable: false },
+/** The column of each sort field; nulls sort last in both directions (ties by id). */
+const sortColumn: Record<VehicleSortField, { column: string; nullsLast: boolean }> = {
+  plate: { column: "plate", nullsLast: false },
+  car: { column: "car", nullsLast: true },
+  owner: { column: "owner", nullsLast: true },
+  tuv: { column: "general_inspection", nullsLast: true },
+  wanted: { column: "wanted", nullsLast: false },
 };
 
-function orderOf(args: VehicleListArgs): PrismaNamespace.VehicleOrderByWithRelationInput[] {
-  if (!args.sortField) return [{ id: "asc" }];
-  const order = args.sortOrder ?? "asc";
-  const { column, nullable } = sortColumn[args.sortField];
-  // Prisma accepts a nulls position only on nullable columns.
-  return [{ [column]: nullable ? { sort: order, nulls: "last" } : order }, { id: order }];
+function orderOf(args: VehicleListArgs): VehicleOrder | null {
+  if (!args.sortField) return null;
+  return { ...sortColumn[args.sortField], direction: args.sortOrder ?? "asc" };
 }
 
 /** Vehicle ids are positive integers; any other path segment names no vehicle. */
@@ -75,14 +72,11 @@ function checkListArgs(args: VehicleListArgs) {
 
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
-  const where: PrismaNamespace.VehicleWhereInput = { networkId: ctx.network.id };
   const needle = args.search ? searchNeedle(args.search) : "";
-  if (needle !== "") where.searchText = { contains: needle };
-
-  const orderBy = orderOf(args);
+  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
   const [total, data] = await Promise.all([
-    ctx.db.prisma.vehicle.count({ where }),
-    ctx.db.prisma.vehicle.findMany({ where, orderBy, skip: (page - 1) * perPage, take: perPage }),
+    countVehicles(ctx.db.prisma, filter),
+    selectVehiclePage(ctx.db.prisma, filter, orderOf(args), perPage, (page - 1) * perPage),
   ]);
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
@@ -100,10 +94,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
 
 export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicleId = parseVehicleId(id);
-  const vehicle =
-    vehicleId === null
-      ? null
-      : await ctx.db.prisma.vehicle.findFirst({ where: { id: vehicleId, networkId: ctx.network.id } });
+  const vehicle = vehicleId === null ? null : await selectVehicle(ctx.db.prisma, ctx.network.id, vehicleId);
   if (!vehicle) throw notFound("Vehicle");
   return vehicle;
 }

@@ -1,0 +1,93 @@
+// The vehicle reads every request makes, as plain SQL through Prisma's $queryRaw: Prisma 6.19
+// compiles each model query anew (0.5-2 ms of CPU); a raw query skips that. The SQL is the same
+// on SQLite and PostgreSQL, and rows come back typed (booleans, dates) by the adapters.
+import { Prisma, type Vehicle } from "../generated/prisma/client";
+import type { Prisma as PrismaClient } from "../db/client";
+
+const vehicleColumns = Prisma.raw(
+  "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
+);
+
+interface VehicleRow {
+  id: number;
+  network_id: number;
+  plate: string;
+  car_type: string | null;
+  car: string | null;
+  owner: string | null;
+  general_inspection: string | null;
+  comment: string | null;
+  color: string | null;
+  wanted: boolean;
+  wanted_reason: string | null;
+  synced: boolean;
+  sync_id: string | null;
+  search_text: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const vehicleOf = (row: VehicleRow): Vehicle => ({
+  id: Number(row.id),
+  networkId: Number(row.network_id),
+  plate: row.plate,
+  carType: row.car_type,
+  car: row.car,
+  owner: row.owner,
+  generalInspection: row.general_inspection,
+  comment: row.comment,
+  color: row.color,
+  wanted: Boolean(row.wanted),
+  wantedReason: row.wanted_reason,
+  synced: Boolean(row.synced),
+  syncId: row.sync_id,
+  searchText: row.search_text,
+  createdAt: new Date(row.created_at),
+  updatedAt: new Date(row.updated_at),
+});
+
+export async function selectVehicle(prisma: PrismaClient, networkId: number, id: number): Promise<Vehicle | null> {
+  const rows = await prisma.$queryRaw<VehicleRow[]>`
+    SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`;
+  return rows.length > 0 ? vehicleOf(rows[0]) : null;
+}
+
+export interface VehicleFilter {
+  networkId: number;
+  /** Matched as a substring of search_text (already spelled like it), or none. */
+  needle: string | null;
+}
+
+const whereOf = ({ networkId, needle }: VehicleFilter) =>
+  needle
+    ? Prisma.sql`WHERE network_id = ${networkId} AND search_text LIKE ${`%${needle}%`}`
+    : Prisma.sql`WHERE network_id = ${networkId}`;
+
+export interface VehicleOrder {
+  /** A column name from a fixed list, never client text. */
+  column: string;
+  direction: "asc" | "desc";
+  nullsLast: boolean;
+}
+
+export async function selectVehiclePage(
+  prisma: PrismaClient,
+  filter: VehicleFilter,
+  order: VehicleOrder | null,
+  limit: number,
+  offset: number,
+): Promise<Vehicle[]> {
+  const direction = Prisma.raw(order?.direction === "desc" ? "DESC" : "ASC");
+  const orderBy = order
+    ? Prisma.sql`ORDER BY ${Prisma.raw(order.column)} ${direction}${Prisma.raw(order.nullsLast ? " NULLS LAST" : "")}, id ${direction}`
+    : Prisma.sql`ORDER BY id ASC`;
+  const rows = await prisma.$queryRaw<VehicleRow[]>`
+    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter)} ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  return rows.map(vehicleOf);
+}
+
+export async function countVehicles(prisma: PrismaClient, filter: VehicleFilter): Promise<number> {
+  const rows = await prisma.$queryRaw<{ total: number | bigint }[]>`
+    SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`;
+  return Number(rows[0].total);
+}
