@@ -27,7 +27,16 @@ export interface MigrationTarget {
   locked<T>(work: (session: MigrationSession) => Promise<T>): Promise<T>;
 }
 
-const migrationsRoot = path.resolve(__dirname, "..", "..", "prisma");
+/** The repository's prisma/ folder, from src/db/ when run as TypeScript or dist/ when built. */
+function findMigrationsRoot(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "prisma");
+    if (fs.existsSync(path.join(candidate, "sqlite", "migrations"))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error("prisma/ migrations folder not found");
+  }
+}
+
+const migrationsRoot = findMigrationsRoot();
 
 /** The migrations shipped for a provider, oldest first; the checksum is Prisma's (SHA-256). */
 export function shippedMigrations(provider: DatabaseProvider): Migration[] {

@@ -1,0 +1,213 @@
+// The admin command (CONTRACT: Administration) run for real, as a subprocess through npm, on a
+// database file that a real HTTP server serves at the same time.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { temporaryDir } from "./support/service";
+import { client } from "./support/http";
+import { openDatabase, type Database } from "../src/db/client";
+import { createApp } from "../src/server/app";
+import { listen, type RunningServer } from "../src/server/httpServer";
+
+const repoRoot = path.resolve(__dirname, "..");
+// Each run of the command costs about two seconds (npm, tsx, migration check).
+jest.setTimeout(120_000);
+
+interface AdminRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent admin -- ...args` in the repository, with the given database settings. */
+function admin(args: string[], env: { DATA_DIR?: string; DATABASE_URL?: string }): Promise<AdminRun> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.DATA_DIR;
+  Object.assign(childEnv, env);
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], { cwd: repoRoot, env: childEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function parsed(run: AdminRun): any {
+  // stderr is shown only when the run failed, so a failure explains itself.
+  expect({ code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ code: 0, stderr: "" });
+  return JSON.parse(run.stdout);
+}
+
+/** A failed run: non-zero exit, nothing on stdout, a message on stderr matching `message`. */
+function expectFailure(run: AdminRun, message: RegExp) {
+  expect(run.code).not.toBe(0);
+  expect(run.code).not.toBeNull();
+  expect(run.stdout).toBe("");
+  expect(run.stderr).toMatch(message);
+  // A clear message, not a stack trace.
+  expect(run.stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
+}
+
+let dataDir: string;
+let db: Database;
+let server: RunningServer;
+let networkId: number;
+let currentKey: string;
+
+beforeAll(async () => {
+  dataDir = path.join(temporaryDir("vrd-admin-"), "data");
+});
+
+afterAll(async () => {
+  await server?.close();
+  await db?.close();
+  fs.rmSync(path.dirname(dataDir), { recursive: true, force: true });
+});
+
+const status = async (key: string) => (await client(server.url, key).get("/vehicles")).status;
+
+test("network create prints {network: {id, name, identifierType}, apiKey}; the key works on a server on the same database", async () => {
+  const run = await admin(["network", "create", "--name", "Los Santos PD", "--identifier-type", "steam"], { DATA_DIR: dataDir });
+  const out = parsed(run);
+  expect(out).toEqual({
+    network: { id: expect.any(Number), name: "Los Santos PD", identifierType: "steam" },
+    apiKey: expect.any(String),
+  });
+  expect(Object.keys(out)).toEqual(["network", "apiKey"]);
+  expect(Object.keys(out.network)).toEqual(["id", "name", "identifierType"]);
+  expect(out.apiKey.length).toBeGreaterThanOrEqual(32);
+  networkId = out.network.id;
+  currentKey = out.apiKey;
+
+  // DATA_DIR was created with the embedded database in it.
+  const file = path.join(dataDir, "service.db");
+  expect(fs.existsSync(file)).toBe(true);
+
+  db = await openDatabase(`file:${file}`);
+  server = await listen(createApp({ db }), 0, "127.0.0.1");
+  const api = client(server.url, currentKey);
+  const list = await api.get("/vehicles");
+  expect(list.status).toBe(200);
+  expect(list.body.meta.total).toBe(0);
+  const gql = await api.graphql("{ network { id name identifierType } }");
+  expect(gql.body).toEqual({ data: { network: out.network } });
+  const created = await api.post("/vehicles", { plate: "ADM-1" });
+  expect(created.status).toBe(201);
+});
+
+test("network list prints the networks as JSON, without any key", async () => {
+  const run = await admin(["network", "list"], { DATA_DIR: dataDir });
+  const out = parsed(run);
+  expect(out).toEqual({ networks: [expect.objectContaining({ id: networkId, name: "Los Santos PD", identifierType: "steam" })] });
+  expect(run.stdout).not.toContain(currentKey);
+  expect(run.stdout).not.toContain(currentKey.slice(10));
+});
+
+test("network regenerate-key prints {apiKey}: the old key is refused at once, the new one accepted", async () => {
+  const old = currentKey;
+  expect(await status(old)).toBe(200);
+  const out = parsed(await admin(["network", "regenerate-key", "--network", String(networkId)], { DATA_DIR: dataDir }));
+  expect(out).toEqual({ apiKey: expect.any(String) });
+  expect(out.apiKey).not.toBe(old);
+  expect(await status(old)).toBe(401);
+  expect(await status(out.apiKey)).toBe(200);
+  // Same network, same data.
+  const list = await client(server.url, out.apiKey).get("/vehicles");
+  expect(list.body.data.map((v: { plate: string }) => v.plate)).toEqual(["ADM-1"]);
+  currentKey = out.apiKey;
+});
+
+test("network regenerate-key --grace keeps the old key valid for the grace period", async () => {
+  const old = currentKey;
+  const out = parsed(await admin(["network", "regenerate-key", "--network", String(networkId), "--grace", "3600"], { DATA_DIR: dataDir }));
+  expect(out).toEqual({ apiKey: expect.any(String) });
+  expect(await status(old)).toBe(200);
+  expect(await status(out.apiKey)).toBe(200);
+  currentKey = out.apiKey;
+});
+
+test("officer add prints {officer: {...}}; the officer's dutytime then toggles over REST", async () => {
+  const run = await admin(
+    ["officer", "add", "--network", String(networkId), "--identifier", "steam:76561198000000001", "--name", "Jane Doe"],
+    { DATA_DIR: dataDir },
+  );
+  const out = parsed(run);
+  expect(Object.keys(out)).toEqual(["officer"]);
+  expect(out.officer).toEqual(
+    expect.objectContaining({ id: expect.any(Number), identifier: "steam:76561198000000001", name: "Jane Doe" }),
+  );
+
+  const api = client(server.url, currentKey);
+  const toggled = await api.post(`/dutytime/${encodeURIComponent("steam:76561198000000001")}/toggle`);
+  expect(toggled.status).toBe(200);
+  expect(toggled.body).toEqual({
+    data: { identifier: "steam:76561198000000001", onDuty: true, startedAt: expect.any(String), stoppedEntries: 0 },
+  });
+  const active = await api.get("/statistics/active-users");
+  expect(active.body).toEqual({
+    data: [{ identifier: "steam:76561198000000001", name: "Jane Doe", startedAt: toggled.body.data.startedAt }],
+    count: 1,
+  });
+});
+
+test("bad arguments exit non-zero with a message on stderr and nothing on stdout, changing nothing", async () => {
+  const env = { DATA_DIR: dataDir };
+  const networksBefore = await db.prisma.network.count();
+  const officersBefore = await db.prisma.officer.count();
+  const [missingName, unknownCommand, missingNetwork, wrongType, negativeGrace, negativeGraceJoined] = await Promise.all([
+    admin(["network", "create", "--identifier-type", "steam"], env),
+    admin(["network", "frobnicate"], env),
+    admin(["officer", "add", "--network", "999999", "--identifier", "steam:1", "--name", "Nobody"], env),
+    admin(["officer", "add", "--network", String(networkId), "--identifier", "license:1", "--name", "Wrong Type"], env),
+    admin(["network", "regenerate-key", "--network", String(networkId), "--grace", "-1"], env),
+    admin(["network", "regenerate-key", "--network", String(networkId), "--grace=-1"], env),
+  ]);
+  expectFailure(missingName, /--name/);
+  expectFailure(unknownCommand, /frobnicate|unknown/i);
+  expectFailure(missingNetwork, /999999|network/i);
+  expectFailure(wrongType, /steam|identifier/i);
+  expectFailure(negativeGrace, /--grace/);
+  expectFailure(negativeGraceJoined, /--grace/);
+
+  expect(await db.prisma.network.count()).toBe(networksBefore);
+  expect(await db.prisma.officer.count()).toBe(officersBefore);
+  // The key was not regenerated by the refused --grace -1.
+  expect(await status(currentKey)).toBe(200);
+});
+
+test("DATABASE_URL names the database instead of DATA_DIR", async () => {
+  const root = temporaryDir("vrd-admin-url-");
+  try {
+    const file = path.join(root, "elsewhere", "custom.db");
+    const unusedDataDir = path.join(root, "unused-data");
+    const run = await admin(["network", "create", "--name", "Paleto Bay", "--identifier-type", "license"], {
+      DATA_DIR: unusedDataDir,
+      DATABASE_URL: `file:${file}`,
+    });
+    const out = parsed(run);
+    expect(out).toEqual({
+      network: { id: expect.any(Number), name: "Paleto Bay", identifierType: "license" },
+      apiKey: expect.any(String),
+    });
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.existsSync(path.join(unusedDataDir, "service.db"))).toBe(false);
+
+    const other = await openDatabase(`file:${file}`);
+    const otherServer = await listen(createApp({ db: other }), 0, "127.0.0.1");
+    try {
+      const gql = await client(otherServer.url, out.apiKey).graphql("{ network { id name identifierType } }");
+      expect(gql.body).toEqual({ data: { network: out.network } });
+      // The key of this database is unknown to the other one.
+      expect(await status(out.apiKey)).toBe(401);
+    } finally {
+      await otherServer.close();
+      await other.close();
+    }
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
