@@ -86,8 +86,11 @@ export async function selectVehiclePage(
   return rows.map(vehicleOf);
 }
 
+/** Without a search, the network's count kept by triggers; with one, a count of the matches. */
 export async function countVehicles(prisma: PrismaClient, filter: VehicleFilter): Promise<number> {
-  const rows = await prisma.$queryRaw<{ total: number | bigint }[]>`
-    SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`;
-  return Number(rows[0].total);
+  const rows = filter.needle
+    ? await prisma.$queryRaw<{ total: number | bigint }[]>`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`
+    : await prisma.$queryRaw<{ total: number | bigint }[]>`
+        SELECT vehicle_count AS total FROM networks WHERE id = ${filter.networkId}`;
+  return Number(rows[0]?.total ?? 0);
 }
