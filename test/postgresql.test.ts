@@ -37,7 +37,9 @@ describePostgres("search on PostgreSQL", () => {
     const big = await service.network();
     const other = await service.network();
     await withPg(service.databaseUrl, async (pg) => {
-      for (const [network, rows] of [[big, 100_000], [other, 5_000]] as const) {
+      // Bulk load without the per-row count trigger; the count is set once afterwards.
+      await pg.query("ALTER TABLE vehicles DISABLE TRIGGER vehicles_count");
+      for (const [network, rows] of [[big, 60_000], [other, 5_000]] as const) {
         await pg.query(
           `INSERT INTO vehicles (network_id, plate, owner, search_text, wanted, synced, created_at, updated_at)
            SELECT $1, 'P-' || g, 'Owner ' || g, 'p-' || g || chr(31) || chr(31) || chr(31) || 'owner ' || g || chr(31) || chr(31), false, false, now(), now()
@@ -45,6 +47,10 @@ describePostgres("search on PostgreSQL", () => {
           [network.id, rows],
         );
       }
+      await pg.query("ALTER TABLE vehicles ENABLE TRIGGER vehicles_count");
+      await pg.query(
+        "UPDATE networks SET vehicle_count = (SELECT COUNT(*) FROM vehicles WHERE vehicles.network_id = networks.id)",
+      );
       await pg.query("ANALYZE vehicles");
     });
 
@@ -74,7 +80,7 @@ describePostgres("search on PostgreSQL", () => {
     );
     for (const plan of plans) expect(plan).toContain("vehicles_search_trgm_idx");
     console.log("EXPLAIN of the search count and page:\n" + plans.join("\n"));
-  });
+  }, 180_000);
 });
 
 describePostgres("two service processes on one database", () => {

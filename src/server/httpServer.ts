@@ -12,7 +12,10 @@ export interface RunningServer {
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
   const server = http.createServer(adapter);
-  server.keepAliveTimeout = 5000;
+  // Longer than the idle timeout of common load balancers and HTTP clients (60 s), so a client
+  // never reuses a connection at the moment the server closes it ("other side closed").
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
