@@ -1,0 +1,158 @@
+// The floor's PostgreSQL queries through a pg Pool (the driver under the service's adapter),
+// as named prepared statements: each connection parses a statement text once.
+import { Pool, types, type QueryArrayResult } from "pg";
+import type { ListQuery, Store } from "./store";
+import { countSql, orderBy } from "./store";
+import { vehicleJson, vehicleSelectList } from "./vehicleJson";
+
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+/** timestamp(3) holds UTC wall-clock time (as Prisma writes it); pg's own parser would read local time. */
+function fromPostgres(text: unknown): string {
+  const value = String(text);
+  if (value.length === 23) return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+  return new Date(value.replace(" ", "T") + "Z").toISOString();
+}
+
+/** pg's parsers, except timestamps (kept as text, see above) and COUNT's int8 (a number). */
+function parserOf(oid: number, format?: "text" | "binary"): (text: string) => unknown {
+  if (oid === TIMESTAMP_OID) return (text) => text;
+  if (oid === INT8_OID) return (text) => Number(text);
+  return types.getTypeParser(oid, format as "text");
+}
+
+export async function openPostgresStore(url: string, poolSize: number): Promise<Store> {
+  const pool = new Pool({
+    connectionString: url,
+    max: poolSize,
+    // The service's pool settings (src/db/postgres.ts).
+    connectionTimeoutMillis: 5000,
+    statement_timeout: 10_000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    // Prepared statements save parsing only: the service's unnamed statements are planned with
+    // their values every time, and a cached generic plan could differ from the service's plan
+    // (skewed network sizes), so the floor plans each execution too.
+    options: "-c plan_cache_mode=force_custom_plan",
+    types: { getTypeParser: parserOf as typeof types.getTypeParser },
+  });
+
+  const names = new Map<string, string>();
+  /** A named statement per distinct text: prepared once per connection, then only bound. */
+  const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => {
+    let name = names.get(text);
+    // PATCH writes a statement per set of changed columns: past 500 texts, new ones run unnamed.
+    if (!name && names.size < 500) names.set(text, (name = `floor_${names.size + 1}`));
+    return pool.query<unknown[]>({ name, text, values, rowMode: "array" });
+  };
+  const instant = (date: Date) => date.toISOString();
+
+  return {
+    async keyOwner(hash) {
+      const { rows } = await run(
+        `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = $1`,
+        [hash],
+      );
+      if (rows.length === 0) return null;
+      const row = rows[0];
+      return {
+        expiresAt: row[0] === null ? null : new Date(fromPostgres(row[0])),
+        networkId: Number(row[1]),
+        name: String(row[2]),
+        identifierType: String(row[3]),
+      };
+    },
+
+    async listVehicles(query) {
+      const search = query.pattern !== null;
+      const where = `"network_id" = $1${search ? ` AND "search_text" LIKE $2` : ""}`;
+      const params: unknown[] = search ? [query.networkId, query.pattern] : [query.networkId];
+      const n = params.length;
+      // Two pool connections at once, as the service's Promise.all of count and page.
+      const [count, page] = await Promise.all([
+        run(countSql(search, (n) => `$${n}`), search ? params : [query.networkId]),
+        run(
+          `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where} ORDER BY ${orderBy(query)} LIMIT $${n + 1} OFFSET $${n + 2}`,
+          [...params, query.limit, query.offset],
+        ),
+      ]);
+      return {
+        total: Number(count.rows[0][0]),
+        rows: page.rows.map((row) => vehicleJson(row, fromPostgres)),
+      };
+    },
+
+    async findVehicle(networkId, id) {
+      const { rows } = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = $1 AND "network_id" = $2`, [id, networkId]);
+      if (rows.length === 0) return null;
+      const row = rows[0];
+      return { vehicle: vehicleJson(row, fromPostgres), rawUpdatedAt: fromPostgres(row[13]) };
+    },
+
+    async createVehicle(networkId, values, now) {
+      const columns = Object.keys(values);
+      const at = instant(now);
+      const placeholders = columns.map((_, i) => `$${i + 2}`).join(", ");
+      const { rows } = await run(
+        `INSERT INTO "vehicles" ("network_id", ${columns.map((c) => `"${c}"`).join(", ")}, "created_at", "updated_at") VALUES ($1, ${placeholders}, $${columns.length + 2}, $${columns.length + 3}) RETURNING ${vehicleSelectList}`,
+        [networkId, ...columns.map((c) => values[c]), at, at],
+      );
+      return vehicleJson(rows[0], fromPostgres);
+    },
+
+    async updateVehicle(networkId, id, values, updatedAt, expected) {
+      const columns = Object.keys(values);
+      const n = columns.length;
+      const result = await run(
+        `UPDATE "vehicles" SET ${columns.map((c, i) => `"${c}" = $${i + 1}`).join(", ")}, "updated_at" = $${n + 1} WHERE "id" = $${n + 2} AND "network_id" = $${n + 3} AND "updated_at" = $${n + 4}`,
+        [...columns.map((c) => values[c]), instant(updatedAt), id, networkId, expected],
+      );
+      return result.rowCount === 1;
+    },
+
+    async officerId(networkId, identifier) {
+      const { rows } = await run(`SELECT "id" FROM "officers" WHERE "network_id" = $1 AND "identifier" = $2`, [networkId, identifier]);
+      return rows.length === 0 ? null : Number(rows[0][0]);
+    },
+
+    async stopOpenEntries(networkId, officerId, now) {
+      const result = await run(
+        `UPDATE "dutytime_entries" SET "ended_at" = $1 WHERE "officer_id" = $2 AND "network_id" = $3 AND "ended_at" IS NULL`,
+        [instant(now), officerId, networkId],
+      );
+      return result.rowCount ?? 0;
+    },
+
+    async startEntry(networkId, officerId, now) {
+      try {
+        await run(`INSERT INTO "dutytime_entries" ("network_id", "officer_id", "started_at") VALUES ($1, $2, $3)`, [networkId, officerId, instant(now)]);
+        return true;
+      } catch (error) {
+        if ((error as { code?: string }).code === "23505") return false;
+        throw error;
+      }
+    },
+
+    async activeUsers(networkId) {
+      const { rows } = await run(
+        `SELECT o."identifier", o."name", d."started_at" FROM "dutytime_entries" d JOIN "officers" o ON o."id" = d."officer_id"
+          WHERE d."network_id" = $1 AND d."ended_at" IS NULL ORDER BY d."started_at" ASC, d."id" ASC`,
+        [networkId],
+      );
+      return rows.map((row) => ({ identifier: String(row[0]), name: String(row[1]), startedAt: fromPostgres(row[2]) }));
+    },
+
+    async countRecords(table, networkId, since) {
+      const { rows } =
+        since === null
+          ? await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = $1`, [networkId])
+          : await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = $1 AND "created_at" >= $2`, [networkId, instant(since)]);
+      return Number(rows[0][0]);
+    },
+
+    async close() {
+      await pool.end();
+    },
+  };
+}

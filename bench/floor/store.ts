@@ -1,0 +1,94 @@
+// What the floor's handlers need of the database: one method per query the service issues,
+// with the same WHERE, ORDER BY, LIMIT/OFFSET and COUNT (mirroring src/resolvers/vehicleQueries.ts
+// and the Prisma queries of the other resolvers). Each dialect implements it with its driver
+// (sqliteStore.ts, postgresStore.ts) and no ORM.
+import { providerOf } from "../../src/config/database";
+import type { VehicleJson } from "./vehicleJson";
+
+export const sortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
+export type SortField = (typeof sortFields)[number];
+export type SortOrder = "asc" | "desc";
+
+/** The column of each sort field and whether it can hold nulls (they sort last in both directions). */
+export const sortColumns: Record<SortField, { column: string; nullable: boolean }> = {
+  plate: { column: "plate", nullable: false },
+  car: { column: "car", nullable: true },
+  owner: { column: "owner", nullable: true },
+  tuv: { column: "general_inspection", nullable: true },
+  wanted: { column: "wanted", nullable: false },
+};
+
+/**
+ * ORDER BY as the service writes it (src/resolvers/vehicleQueries.ts), the same on both
+ * databases: NULLS LAST on nullable columns, ties by id in the same direction.
+ */
+export function orderBy(query: Pick<ListQuery, "sortField" | "sortOrder">): string {
+  if (!query.sortField) return `"id" ASC`;
+  const { column, nullable } = sortColumns[query.sortField];
+  const direction = query.sortOrder === "desc" ? "DESC" : "ASC";
+  return `"${column}" ${direction}${nullable ? " NULLS LAST" : ""}, "id" ${direction}`;
+}
+
+/**
+ * The total of a list, as the service counts it: with a search, a COUNT of the matches; without,
+ * the network's vehicle_count kept by triggers. `placeholder(n)` is the dialect's n-th parameter.
+ */
+export function countSql(search: boolean, placeholder: (n: number) => string): string {
+  return search
+    ? `SELECT COUNT(*) FROM "vehicles" WHERE "network_id" = ${placeholder(1)} AND "search_text" LIKE ${placeholder(2)}`
+    : `SELECT "vehicle_count" FROM "networks" WHERE "id" = ${placeholder(1)}`;
+}
+
+export interface KeyOwner {
+  networkId: number;
+  name: string;
+  identifierType: string;
+  expiresAt: Date | null;
+}
+
+export interface ListQuery {
+  networkId: number;
+  /** LIKE pattern (%needle%) on search_text, or null for no search. */
+  pattern: string | null;
+  sortField: SortField | null;
+  sortOrder: SortOrder;
+  limit: number;
+  offset: number;
+}
+
+/** A stored vehicle with the raw updated_at the compare-and-set must match. */
+export interface StoredVehicle {
+  vehicle: VehicleJson;
+  rawUpdatedAt: unknown;
+}
+
+/** Column name -> value, for INSERT and UPDATE. */
+export type ColumnValues = Record<string, string | boolean | null>;
+
+export interface ActiveUserJson {
+  identifier: string;
+  name: string;
+  startedAt: string;
+}
+
+export interface Store {
+  keyOwner(hash: string): Promise<KeyOwner | null>;
+  listVehicles(query: ListQuery): Promise<{ total: number; rows: VehicleJson[] }>;
+  findVehicle(networkId: number, id: number): Promise<StoredVehicle | null>;
+  createVehicle(networkId: number, values: ColumnValues, now: Date): Promise<VehicleJson>;
+  /** Compare-and-set on updated_at: true when the row was updated. */
+  updateVehicle(networkId: number, id: number, values: ColumnValues, updatedAt: Date, expected: unknown): Promise<boolean>;
+  officerId(networkId: number, identifier: string): Promise<number | null>;
+  stopOpenEntries(networkId: number, officerId: number, now: Date): Promise<number>;
+  /** false when the one-open-entry index refused the start (a concurrent start won). */
+  startEntry(networkId: number, officerId: number, now: Date): Promise<boolean>;
+  activeUsers(networkId: number): Promise<ActiveUserJson[]>;
+  /** COUNT of a record table, optionally created at or after `since`. */
+  countRecords(table: "mission_reports" | "patient_files" | "offender_files", networkId: number, since: Date | null): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openStore(url: string, poolSize: number): Promise<Store> {
+  if (providerOf(url) === "sqlite") return (await import("./sqliteStore")).openSqliteStore(url);
+  return (await import("./postgresStore")).openPostgresStore(url, poolSize);
+}

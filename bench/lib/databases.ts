@@ -1,0 +1,47 @@
+// Throwaway databases for bench runs: a SQLite file in a temporary folder, or a `bench_*`
+// database on a PostgreSQL server; copies of a seeded one, and dropping them afterwards.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "pg";
+import { sqliteFilePath } from "../../src/db/client";
+
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** The server URL with another database name. */
+function withDatabase(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function onServer(serverUrl: string, sql: string): Promise<void> {
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new empty database: SQLite when `postgresServerUrl` is null, else a bench_* database there. */
+export async function createDatabase(postgresServerUrl: string | null, template?: string): Promise<BenchDatabase> {
+  if (postgresServerUrl === null) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrd-bench-"));
+    const file = path.join(dir, "bench.db");
+    if (template) for (const suffix of ["", "-wal"]) if (fs.existsSync(sqliteFilePath(template) + suffix)) fs.copyFileSync(sqliteFilePath(template) + suffix, file + suffix);
+    return { url: `file:${file}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `bench_${crypto.randomBytes(5).toString("hex")}`;
+  const from = template ? ` TEMPLATE "${new URL(template).pathname.slice(1)}"` : "";
+  await onServer(postgresServerUrl, `CREATE DATABASE "${name}"${from}`);
+  return {
+    url: withDatabase(postgresServerUrl, name),
+    drop: () => onServer(postgresServerUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}

@@ -1,0 +1,74 @@
+// The results as a markdown table, with the issue's targets checked against them.
+import os from "node:os";
+import type { Measurement } from "./measure";
+import type { Scenario } from "./scenarios";
+import type { TargetName } from "./targets";
+
+export interface BenchResults {
+  database: string;
+  size: string;
+  connections: number;
+  durationSeconds: number;
+  scenarios: Scenario[];
+  results: Record<string, Partial<Record<TargetName, Measurement>>>;
+  peakRssMb: Partial<Record<TargetName, number>>;
+}
+
+const targets: TargetName[] = ["service", "floor", "platformatic"];
+
+const cell = (m: Measurement | undefined) =>
+  m ? `${m.requestsPerSecond}${m.failures ? ` (${m.failures} failed)` : ""} | ${m.p50Ms} | ${m.p99Ms}` : "n/a | | ";
+
+const ratio = (a: Measurement | undefined, b: Measurement | undefined) =>
+  a && b && b.requestsPerSecond > 0 ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : "n/a";
+
+function checks(run: BenchResults): string[] {
+  const r = run.results;
+  const lines: string[] = [];
+  const check = (ok: boolean | null, text: string) => lines.push(`- ${ok === null ? "n/a" : ok ? "met" : "NOT met"}: ${text}`);
+  const rps = (scenario: string, target: TargetName) => r[scenario]?.[target]?.requestsPerSecond;
+  const atLeast = (scenario: string, target: TargetName, factor: number) => {
+    const service = rps(scenario, "service");
+    const other = rps(scenario, target);
+    return service === undefined || other === undefined ? null : service >= factor * other;
+  };
+  for (const scenario of ["list page (largest)", "get by id (largest)"]) {
+    check(atLeast(scenario, "floor", 0.5), `${scenario}: service >= 0.5x floor (${ratio(r[scenario]?.service, r[scenario]?.floor)})`);
+    check(atLeast(scenario, "platformatic", 1.5), `${scenario}: service >= 1.5x Platformatic (${ratio(r[scenario]?.service, r[scenario]?.platformatic)})`);
+  }
+  const gql = "GraphQL list page (largest)";
+  check(atLeast(gql, "floor", 0.5), `GraphQL list: service >= 0.5x the floor's list (${ratio(r[gql]?.service, r[gql]?.floor)})`);
+  for (const scenario of ["search (largest)", "list page (largest)"]) {
+    const m = r[scenario]?.service;
+    check(m ? m.p50Ms < 5 && m.p99Ms < 20 : null, `${scenario}: p50 < 5 ms and p99 < 20 ms (${m ? `${m.p50Ms} / ${m.p99Ms} ms` : "n/a"})`);
+  }
+  for (const kind of ["list page", "search", "sort by owner", "get by id"]) {
+    const small = r[`${kind} (2k)`]?.service;
+    const large = r[`${kind} (largest)`]?.service;
+    const growth = small && large ? large.p50Ms / Math.max(small.p50Ms, 0.5) : null;
+    check(growth === null ? null : growth <= 2, `${kind}: p50 grows at most 2x from 2k to the largest network (${growth?.toFixed(2) ?? "n/a"}x)`);
+  }
+  const rss = run.peakRssMb.service;
+  check(rss === undefined ? null : rss < 200, `service peak RSS under load < 200 MB (${rss ?? "n/a"} MB)`);
+  return lines;
+}
+
+export function markdown(run: BenchResults): string {
+  const header = [
+    `# Benchmark: ${run.database}, ${run.size} data set`,
+    "",
+    `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}; ` +
+      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, servers measured one after another.`,
+    "",
+    "req/s, p50 and p99 latency in ms.",
+    "",
+    "| scenario | service req/s | p50 | p99 | floor req/s | p50 | p99 | Platformatic req/s | p50 | p99 | service/floor | service/Platformatic |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  const rows = run.scenarios.map((scenario) => {
+    const r = run.results[scenario.name] ?? {};
+    return `| ${scenario.name} | ${targets.map((t) => cell(r[t])).join(" | ")} | ${ratio(r.service, r.floor)} | ${ratio(r.service, r.platformatic)} |`;
+  });
+  const rss = `| peak RSS (MB) | ${targets.map((t) => `${run.peakRssMb[t] ?? "n/a"} | | `).join(" | ")} | | |`;
+  return [...header, ...rows, rss, "", "## Targets (issue 4)", "", ...checks(run), ""].join("\n");
+}

@@ -1,0 +1,149 @@
+// What each scenario asks of each server. The service and the floor answer the same REST
+// requests; Platformatic gets its nearest equivalent (bench/peers/README.md), or none.
+import type { BenchKeys, BenchNetworkKey } from "../seed/keysFile";
+import type { TargetName } from "./targets";
+
+export interface LoadRequest {
+  method: "GET" | "POST" | "PATCH" | "PUT";
+  /** The path of the i-th request (varied ids spread the load like real clients). */
+  path: (i: number) => string;
+  body?: (i: number) => unknown;
+  /** A GraphQL body is POSTed as it is. */
+  graphql?: boolean;
+}
+
+export interface Scenario {
+  name: string;
+  network: keyof BenchKeys;
+  requests: Partial<Record<TargetName, LoadRequest>>;
+}
+
+export interface Fixture {
+  keys: BenchKeys;
+  /** Vehicle ids of each network, to address single vehicles. */
+  vehicleIds: Record<keyof BenchKeys, number[]>;
+  /** A word that occurs in some owners' names of the largest network. */
+  searchTerm: string;
+}
+
+const vehicleFields = "id plate carType car owner generalInspection comment color wanted wantedReason synced syncId createdAt updatedAt";
+const pick = <T>(list: T[], i: number) => list[i % list.length];
+const get = (path: (i: number) => string): LoadRequest => ({ method: "GET", path });
+
+function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string): Scenario[] {
+  const network: BenchNetworkKey = fixture.keys[role];
+  const ids = fixture.vehicleIds[role];
+  const term = encodeURIComponent(fixture.searchTerm);
+  const peerList = (extra: string) => `/vehicles?limit=15&offset=0&where.networkId.eq=${network.networkId}${extra}&totalCount=true`;
+  return [
+    {
+      name: `list page (${label})`,
+      network: role,
+      requests: {
+        service: get(() => "/vehicles"),
+        floor: get(() => "/vehicles"),
+        platformatic: get(() => peerList("&orderby.id=asc")),
+      },
+    },
+    {
+      name: `search (${label})`,
+      network: role,
+      requests: {
+        service: get(() => `/vehicles?search=${term}`),
+        floor: get(() => `/vehicles?search=${term}`),
+        platformatic: get(() => peerList(`&where.searchText.like=%25${term}%25&orderby.id=asc`)),
+      },
+    },
+    {
+      name: `sort by owner (${label})`,
+      network: role,
+      requests: {
+        service: get(() => "/vehicles?sort_field=owner"),
+        floor: get(() => "/vehicles?sort_field=owner"),
+        platformatic: get(() => peerList("&orderby.owner=asc&orderby.id=asc")),
+      },
+    },
+    {
+      name: `get by id (${label})`,
+      network: role,
+      requests: {
+        service: get((i) => `/vehicles/${pick(ids, i)}`),
+        floor: get((i) => `/vehicles/${pick(ids, i)}`),
+        platformatic: get((i) => `/vehicles/${pick(ids, i)}`),
+      },
+    },
+  ];
+}
+
+export function scenarios(fixture: Fixture): Scenario[] {
+  const largest = fixture.keys.largest;
+  const ids = fixture.vehicleIds.largest;
+  const plate = (i: number) => `BN-${(i % 9000) + 1000}`;
+  const statistics = ["active-users", "missions/last-7-days", "missions/total", "files/last-7-days", "files/total"];
+  return [
+    ...networkScenarios(fixture, "largest", "largest"),
+    ...networkScenarios(fixture, "reference", "2k"),
+    {
+      name: "create",
+      network: "largest",
+      requests: {
+        service: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
+        floor: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
+        platformatic: {
+          method: "POST",
+          path: () => "/vehicles",
+          body: (i) => ({ networkId: largest.networkId, plate: plate(i), owner: "Bench Owner", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
+        },
+      },
+    },
+    {
+      name: "patch",
+      network: "largest",
+      requests: {
+        service: { method: "PATCH", path: (i) => `/vehicles/${pick(ids, i)}`, body: (i) => ({ color: i % 2 ? "Rot" : "Blau" }) },
+        floor: { method: "PATCH", path: (i) => `/vehicles/${pick(ids, i)}`, body: (i) => ({ color: i % 2 ? "Rot" : "Blau" }) },
+        platformatic: {
+          method: "PUT",
+          path: (i) => `/vehicles/${pick(ids, i)}`,
+          body: (i) => ({ networkId: largest.networkId, plate: plate(i), color: i % 2 ? "Rot" : "Blau", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
+        },
+      },
+    },
+    {
+      name: "dutytime toggle",
+      network: "largest",
+      requests: {
+        service: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(largest.officers, i))}/toggle` },
+        floor: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(largest.officers, i))}/toggle` },
+      },
+    },
+    ...statistics.map((statistic) => ({
+      name: `statistics/${statistic}`,
+      network: "largest" as const,
+      requests: { service: get(() => `/statistics/${statistic}`), floor: get(() => `/statistics/${statistic}`) },
+    })),
+    {
+      name: "GraphQL list page (largest)",
+      network: "largest",
+      requests: {
+        service: {
+          method: "POST",
+          graphql: true,
+          path: () => "/graphql",
+          body: () => ({ query: `{ vehicles { data { ${vehicleFields} } meta { currentPage perPage total lastPage from to } } }` }),
+        },
+        // The floor has no GraphQL: the target compares with its REST list page.
+        floor: get(() => "/vehicles"),
+        platformatic: {
+          method: "POST",
+          graphql: true,
+          path: () => "/graphql",
+          body: () => ({
+            query: `query($n: ID) { vehicles(where: {networkId: {eq: $n}}, orderBy: [{field: id, direction: ASC}], limit: 15, offset: 0) { ${vehicleFields} } countVehicles(where: {networkId: {eq: $n}}) { total } }`,
+            variables: { n: largest.networkId },
+          }),
+        },
+      },
+    },
+  ];
+}

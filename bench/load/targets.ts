@@ -1,0 +1,79 @@
+// The three servers measured side by side on the same database: the service, the floor, and
+// Platformatic DB. Each runs as one process, so its peak RSS is that process's VmHWM.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { repoRoot } from "../lib/processes";
+
+export type TargetName = "service" | "floor" | "platformatic";
+
+export interface RunningTarget {
+  name: TargetName;
+  url: string;
+  pid: number;
+  /** Peak resident memory so far, in MB (VmHWM). */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+const nodeWithTsx = ["--import", "tsx"];
+
+function commandOf(name: TargetName, databaseUrl: string, port: number): { args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
+  switch (name) {
+    case "service":
+      return { args: ["dist/main.js"], env: { DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: "0" }, cwd: repoRoot };
+    case "floor":
+      return { args: [...nodeWithTsx, "bench/floor.ts", "--database-url", databaseUrl, "--port", String(port)], env: {}, cwd: repoRoot };
+    case "platformatic":
+      return {
+        args: ["start-platformatic.mjs", "--database-url", databaseUrl, "--port", String(port)],
+        env: {},
+        cwd: path.join(repoRoot, "bench", "peers"),
+      };
+  }
+}
+
+/** Platformatic is installed only for the bench: `npm ci` in bench/peers. */
+export const platformaticInstalled = () => fs.existsSync(path.join(repoRoot, "bench", "peers", "node_modules", "@platformatic", "db"));
+
+export async function startTarget(name: TargetName, databaseUrl: string, port: number): Promise<RunningTarget> {
+  const { args, env, cwd } = commandOf(name, databaseUrl, port);
+  const child: ChildProcess = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+  // Keep draining its output so a chatty server never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    peakRssMb() {
+      try {
+        const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        return Math.round(kb / 1024);
+      } catch {
+        return 0;
+      }
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}

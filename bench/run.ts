@@ -1,0 +1,107 @@
+// The benchmark: seeds a database, then measures the service, the floor and Platformatic DB on
+// the same data, one server at a time, and prints (and writes) a markdown table.
+//   npm run bench -- [--database sqlite|postgresql] [--size full|small] [--duration 10] [--connections 10]
+//                    [--postgres-url URL] [--seeded-url URL --keys FILE] [--targets service,floor,platformatic]
+//                    [--out FILE]   (default bench/results/<database>-<size>.md)
+// PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { parseFlags, runMain } from "./lib/args";
+import { createDatabase } from "./lib/databases";
+import { repoRoot, runScript } from "./lib/processes";
+import type { BenchKeys } from "./seed/keysFile";
+import { measure, type Measurement } from "./load/measure";
+import { markdown, type BenchResults } from "./load/report";
+import { scenarios as allScenarios, type Fixture } from "./load/scenarios";
+import { platformaticInstalled, startTarget, type TargetName } from "./load/targets";
+
+async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> {
+  const page = async (role: keyof BenchKeys) => {
+    const response = await fetch(`${serviceUrl}/vehicles?per_page=100`, { headers: { "x-api-key": keys[role].apiKey } });
+    if (!response.ok) throw new Error(`fixture: GET /vehicles answered ${response.status}`);
+    return ((await response.json()) as { data: { id: number; owner: string | null }[] }).data;
+  };
+  const largest = await page("largest");
+  const owner = largest.find((vehicle) => vehicle.owner)?.owner ?? "a";
+  return {
+    keys,
+    vehicleIds: { largest: largest.map((v) => v.id), reference: (await page("reference")).map((v) => v.id), small: [] },
+    // A surname: common enough to fill a page, rare enough to be a real search.
+    searchTerm: owner.split(" ").pop()!.toLowerCase(),
+  };
+}
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2), {
+    database: "string",
+    size: "string",
+    duration: "integer",
+    connections: "integer",
+    "postgres-url": "string",
+    "seeded-url": "string",
+    keys: "string",
+    targets: "string",
+    out: "string",
+  });
+  const database = (flags.database as string) ?? "sqlite";
+  const size = (flags.size as string) ?? "full";
+  const durationSeconds = (flags.duration as number) ?? 10;
+  const connections = (flags.connections as number) ?? 10;
+  const wanted = ((flags.targets as string) ?? "service,floor,platformatic").split(",") as TargetName[];
+  const targets = wanted.filter((name) => name !== "platformatic" || platformaticInstalled());
+  if (targets.length < wanted.length) console.error("Platformatic is not installed (npm ci in bench/peers): its column stays n/a.");
+
+  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, stdio: "inherit" });
+
+  let databaseUrl = flags["seeded-url"] as string | undefined;
+  let keysFile = flags.keys as string | undefined;
+  let drop = async () => {};
+  if (!databaseUrl || !keysFile) {
+    const postgresUrl = database === "postgresql" ? ((flags["postgres-url"] as string) ?? process.env.BENCH_DATABASE_URL) : null;
+    if (database === "postgresql" && !postgresUrl) throw new Error("--postgres-url (or BENCH_DATABASE_URL) is required for PostgreSQL");
+    const created = await createDatabase(postgresUrl ?? null);
+    databaseUrl = created.url;
+    drop = created.drop;
+    keysFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "vrd-bench-keys-")), "keys.json");
+    console.error(`seeding ${database} (${size}) ...`);
+    await runScript(["bench/seed.ts", ...(size === "small" ? ["--small"] : []), "--database-url", databaseUrl, "--keys-out", keysFile], { verbose: true });
+  }
+  const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
+
+  const run: BenchResults = { database, size, connections, durationSeconds, scenarios: [], results: {}, peakRssMb: {} };
+  try {
+    let port = 4600;
+    for (const name of targets) {
+      const target = await startTarget(name, databaseUrl, port++);
+      try {
+        if (run.scenarios.length === 0) run.scenarios = allScenarios(await fixtureOf(target.url, keys));
+        // Warm-up, so the JIT and caches are in the same state for every server.
+        const warm = run.scenarios[0].requests[name];
+        if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
+        for (const scenario of run.scenarios) {
+          const request = scenario.requests[name];
+          if (!request) continue;
+          const result: Measurement = await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds });
+          (run.results[scenario.name] ??= {})[name] = result;
+          console.error(`${name.padEnd(12)} ${scenario.name.padEnd(32)} ${result.requestsPerSecond} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.failures ? `  ${result.failures} FAILED` : ""}`);
+        }
+        run.peakRssMb[name] = target.peakRssMb();
+      } finally {
+        await target.stop();
+      }
+    }
+  } finally {
+    if (!flags["seeded-url"]) await drop();
+  }
+
+  const report = markdown(run);
+  const out = (flags.out as string) ?? path.join(repoRoot, "bench", "results", `${database}-${size}.md`);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, report);
+  process.stdout.write(report);
+  console.error(`written to ${path.relative(repoRoot, out)}`);
+}
+
+runMain(main);
