@@ -88,6 +88,7 @@ export function createFloorServer(store: Store): http.Server {
     });
   });
   // As the service's server (src/server/httpServer.ts).
-  server.keepAliveTimeout = 5000;
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   return server;
 }
