@@ -64,15 +64,12 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async listVehicles(query) {
-      // As the service: needles of 3+ characters go through the trigram FTS5 index.
-      const fts = query.pattern !== null && [...query.pattern].length - 2 >= 3;
-      const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${fts}`;
+      const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}`;
       let sql = listSql.get(key);
       if (!sql) {
-        const match = fts ? `"id" IN (SELECT rowid FROM "vehicles_search" WHERE "search_text" LIKE ?)` : `"search_text" LIKE ?`;
-        const where = `"network_id" = ?${query.pattern !== null ? ` AND ${match}` : ""}`;
+        const where = `"network_id" = ?${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
         sql = {
-          count: query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where}` : countSql(false, () => "?"),
+          count: countSql(query.pattern !== null, () => "?"),
           page: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
         };
         listSql.set(key, sql);

@@ -3,7 +3,6 @@
 // on SQLite and PostgreSQL, and rows come back typed (booleans, dates) by the adapters.
 import { Prisma, type Vehicle } from "../generated/prisma/client";
 import type { Prisma as PrismaClient } from "../db/client";
-import type { DatabaseProvider } from "../config/database";
 
 const vehicleColumns = Prisma.raw(
   "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
@@ -57,22 +56,12 @@ export interface VehicleFilter {
   networkId: number;
   /** Matched as a substring of search_text (already spelled like it), or none. */
   needle: string | null;
-  provider: DatabaseProvider;
 }
 
-/**
- * On SQLite a needle of three or more characters is looked up in the trigram FTS5 index
- * (vehicles_search); shorter ones, and PostgreSQL (whose trigram GIN index serves LIKE
- * itself), filter with LIKE.
- */
-function whereOf({ networkId, needle, provider }: VehicleFilter) {
-  if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
-  const pattern = `%${needle}%`;
-  if (provider === "sqlite" && [...needle].length >= 3) {
-    return Prisma.sql`WHERE network_id = ${networkId} AND id IN (SELECT rowid FROM vehicles_search WHERE search_text LIKE ${pattern})`;
-  }
-  return Prisma.sql`WHERE network_id = ${networkId} AND search_text LIKE ${pattern}`;
-}
+const whereOf = ({ networkId, needle }: VehicleFilter) =>
+  needle
+    ? Prisma.sql`WHERE network_id = ${networkId} AND search_text LIKE ${`%${needle}%`}`
+    : Prisma.sql`WHERE network_id = ${networkId}`;
 
 export interface VehicleOrder {
   /** A column name from a fixed list, never client text. */

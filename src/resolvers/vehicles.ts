@@ -73,7 +73,7 @@ function checkListArgs(args: VehicleListArgs) {
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
-  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle, provider: ctx.db.provider };
+  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
   const [total, data] = await Promise.all([
     countVehicles(ctx.db.prisma, filter),
     selectVehiclePage(ctx.db.prisma, filter, orderOf(args), perPage, (page - 1) * perPage),
