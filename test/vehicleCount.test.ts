@@ -41,3 +41,20 @@ test("a search counts its matches, not the network", async () => {
   expect((await api.get("/vehicles?search=alpha")).body.meta.total).toBe(2);
   expect((await api.get("/vehicles")).body.meta.total).toBe(3);
 });
+
+test("search follows every write: create, update of a searched field, delete", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const totalFor = async (term: string) => (await api.get(`/vehicles?search=${encodeURIComponent(term)}`)).body.meta.total;
+  const created = (await api.post("/vehicles", { plate: "FTS-1", owner: "Zacharias Öztürk" })).body.data;
+  expect(await totalFor("öztürk")).toBe(1);
+  expect(await totalFor("ÖZT")).toBe(1);
+  await api.patch(`/vehicles/${created.id}`, { owner: "Jürgen Weiß" });
+  expect(await totalFor("öztürk")).toBe(0);
+  expect(await totalFor("weiß")).toBe(1);
+  await api.patch(`/vehicles/${created.id}`, { comment: "öztürk is not searched" });
+  expect(await totalFor("öztürk")).toBe(0);
+  await api.delete(`/vehicles/${created.id}`);
+  expect(await totalFor("weiß")).toBe(0);
+  expect(await totalFor("fts-1")).toBe(0);
+});

@@ -59,12 +59,12 @@ export interface ActiveOfficer {
   startedAt: Date;
 }
 
-/** Officers on duty now, earliest start first. */
+/** Officers on duty now, earliest start first (raw SQL: a dashboard polls this). */
 export async function activeOfficers(ctx: Context): Promise<ActiveOfficer[]> {
-  const entries = await ctx.db.prisma.dutytimeEntry.findMany({
-    where: { networkId: ctx.network.id, endedAt: null },
-    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
-    select: { startedAt: true, officer: { select: { identifier: true, name: true } } },
-  });
-  return entries.map((entry) => ({ ...entry.officer, startedAt: entry.startedAt }));
+  const rows = await ctx.db.prisma.$queryRaw<{ identifier: string; name: string; started_at: Date }[]>`
+    SELECT o.identifier, o.name, d.started_at
+    FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id
+    WHERE d.network_id = ${ctx.network.id} AND d.ended_at IS NULL
+    ORDER BY d.started_at ASC, d.id ASC`;
+  return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: new Date(row.started_at) }));
 }

@@ -28,11 +28,13 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
 
 export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
-  const officer = await ctx.db.prisma.officer.findUnique({
-    where: { networkId_identifier: { networkId: ctx.network.id, identifier } },
-  });
-  if (!officer) throw notFound("Officer");
-  return officer;
+  // Raw SQL: every dutytime call starts here, and a model query costs a compilation.
+  const rows = await ctx.db.prisma.$queryRaw<{ id: number; network_id: number; identifier: string; name: string; created_at: Date }[]>`
+    SELECT id, network_id, identifier, name, created_at FROM officers
+    WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`;
+  const row = rows[0];
+  if (!row) throw notFound("Officer");
+  return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: new Date(row.created_at) };
 }
 
 export interface OfficerInput {

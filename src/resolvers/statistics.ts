@@ -1,6 +1,8 @@
 // Counts for dashboards, following SPEC 4.2 rules 1-5 to the letter.
 import type { Context } from "../context";
 import { isDatabaseUnavailable } from "./databaseErrors";
+import { Prisma } from "../generated/prisma/client";
+import type { Prisma as PrismaClient } from "../db/client";
 
 export interface RecordCount {
   /** null means "cannot be evaluated", never zero. */
@@ -16,26 +18,26 @@ interface CountSource {
   createdSince(networkId: number, since: Date): Promise<number>;
 }
 
+/**
+ * Counts of one table as raw SQL through Prisma (a model count costs a query compilation per
+ * request). `created_at >= since` never matches a null (unknown) creation time: rule 3.
+ */
+function countSource(prisma: PrismaClient, table: "mission_reports" | "patient_files" | "offender_files"): CountSource {
+  const from = Prisma.raw(`"${table}"`);
+  const first = (rows: { total: number | bigint }[]) => Number(rows[0].total);
+  return {
+    total: async (networkId) =>
+      first(await prisma.$queryRaw`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId}`),
+    createdSince: async (networkId, since) =>
+      first(await prisma.$queryRaw`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`),
+  };
+}
+
 function sources(ctx: Context): { missions: CountSource[]; files: CountSource[] } {
   const { prisma } = ctx.db;
-  // createdAt >= since never matches a null (unknown) creation time: rule 3.
   return {
-    missions: [
-      {
-        total: (networkId) => prisma.missionReport.count({ where: { networkId } }),
-        createdSince: (networkId, since) => prisma.missionReport.count({ where: { networkId, createdAt: { gte: since } } }),
-      },
-    ],
-    files: [
-      {
-        total: (networkId) => prisma.patientFile.count({ where: { networkId } }),
-        createdSince: (networkId, since) => prisma.patientFile.count({ where: { networkId, createdAt: { gte: since } } }),
-      },
-      {
-        total: (networkId) => prisma.offenderFile.count({ where: { networkId } }),
-        createdSince: (networkId, since) => prisma.offenderFile.count({ where: { networkId, createdAt: { gte: since } } }),
-      },
-    ],
+    missions: [countSource(prisma, "mission_reports")],
+    files: [countSource(prisma, "patient_files"), countSource(prisma, "offender_files")],
   };
 }
 
