@@ -93,6 +93,7 @@ const authenticatedErrors = {
 /** Errors of reading a JSON body (routes that accept one). */
 const bodyErrors = {
   "400": responseRef("MalformedJson"),
+  "413": responseRef("BodyTooLarge"),
   "415": responseRef("UnsupportedMediaType"),
 };
 
@@ -183,6 +184,7 @@ Laravel-style API that existing clients know. Both need an API key. This documen
 |---|---|---|
 | malformed JSON body, or a body that is not a JSON object | 400 | \`{"message": "..."}\` |
 | body sent with a \`Content-Type\` other than JSON | 415 | \`{"message": "..."}\` |
+| body larger than 1 MiB | 413 | \`{"message": "..."}\` |
 | missing or invalid key | 401 | \`{"message": "Unauthenticated."}\` |
 | resource not found, or in another network | 404 | \`{"message": "..."}\` (never reveals another network's data) |
 | unknown path | 404 | \`{"message": "Not Found."}\` |
@@ -572,6 +574,10 @@ const responses: Record<string, Response> = {
       "the API key is checked.",
     headers: { Allow: headerRef("Allow") },
     content: errorBody("The DELETE method is not supported for this route. Supported: GET."),
+  },
+  BodyTooLarge: {
+    description: "The body is larger than 1 MiB (no valid body comes near it); the connection is closed.",
+    content: errorBody("The request body must not exceed 1048576 bytes."),
   },
   UnsupportedMediaType: {
     description: "A body was sent with a Content-Type that is not JSON (`application/json` or `application/*+json`).",

@@ -1,5 +1,33 @@
-// Reads a request's JSON body: 415 when it is not JSON, 400 when it is malformed.
+// Reads a request's JSON body: 413 when it is too large, 415 when it is not JSON, 400 when it
+// is malformed.
 import { errorJson } from "./responses";
+
+/** No valid body comes near this (the longest field holds 5,000 characters). */
+export const maxBodyBytes = 1024 * 1024;
+
+/** The rest of such a body is never read: the connection is closed after the answer. */
+export const bodyTooLarge = () =>
+  errorJson(413, `The request body must not exceed ${maxBodyBytes} bytes.`, { Connection: "close" });
+
+/** The body as text, or null as soon as it grows past the limit (chunked bodies included). */
+async function readLimitedText(request: Request): Promise<string | null> {
+  if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) return null;
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBodyBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 export type BodyResult = { ok: true; body: Record<string, unknown> | null } | { ok: false; response: Response };
 
@@ -7,7 +35,8 @@ const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(
 
 /** The body as a JSON object; null when none was sent. */
 export async function readJsonObject(request: Request): Promise<BodyResult> {
-  const text = await request.text();
+  const text = await readLimitedText(request);
+  if (text === null) return { ok: false, response: bodyTooLarge() };
   if (text.trim() === "") return { ok: true, body: null };
   const contentType = request.headers.get("content-type") ?? "";
   if (!isJsonType(contentType)) {

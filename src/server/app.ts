@@ -11,6 +11,7 @@ import { createRouter } from "../rest/router";
 import { restRoutes } from "../rest/routes";
 import { createSofaClient } from "../rest/sofa";
 import { errorJson, json } from "../rest/responses";
+import { maxBodyBytes } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
 import { publicEndpoints } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
@@ -46,6 +47,13 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
   }
 
   async function handleGraphql(request: Request): Promise<Response> {
+    if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) {
+      return json(
+        413,
+        { errors: [{ message: `The request body must not exceed ${maxBodyBytes} bytes.`, extensions: { code: "BAD_USER_INPUT" } }] },
+        { Connection: "close" },
+      );
+    }
     // GraphiQL itself is a page anyone may load; the operations it sends carry the key.
     if (shouldRenderGraphiQL(request)) return graphql.fetch(request, {} as never);
     const auth = await authenticate(request);
