@@ -101,7 +101,22 @@ export async function openSqliteClient(url: string): Promise<Client> {
   return client;
 }
 
+/**
+ * WAL lets readers go on while one writer writes; the setting is stored in the file. Switching
+ * needs the file to itself and fails at once (no busy wait) while another process starting at
+ * the same moment holds it, so it is retried for a while.
+ */
 export async function prepareSqliteFile(client: Client): Promise<void> {
-  // WAL lets readers go on while one writer writes; the setting is stored in the file.
-  await client.execute("PRAGMA journal_mode = WAL");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const mode = await client.execute("PRAGMA journal_mode");
+      if (String(mode.rows[0]?.[0]).toLowerCase() === "wal") return;
+      await client.execute("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || attempt >= 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 80));
+    }
+  }
 }
