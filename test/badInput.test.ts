@@ -1,6 +1,7 @@
 // Bad input over HTTP: each case asserts the status, a JSON body of the contract's shape (and
 // for 422 the exact `errors` keys), and that nothing was stored or changed.
 import { startService, type TestService } from "./support/service";
+import { vehicleResponseFields } from "./support/contract";
 import { client, type ApiResponse, type Client } from "./support/http";
 
 let service: TestService;
@@ -9,22 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const responseFields = [
-  "id",
-  "plate",
-  "carType",
-  "car",
-  "owner",
-  "generalInspection",
-  "comment",
-  "color",
-  "wanted",
-  "wantedReason",
-  "synced",
-  "syncId",
-  "createdAt",
-  "updatedAt",
-].sort();
+const responseFields = [...vehicleResponseFields].sort();
 
 /** The vehicle every case starts from: all fields set, so any change or clearing shows. */
 const fixtureBody = {

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startService, type TestService, type TestNetwork } from "./support/service";
+import { vehicleResponseFields } from "./support/contract";
 import { client, type Client } from "./support/http";
 import { printedSchema } from "../scripts/print-schema";
 
@@ -14,22 +15,7 @@ afterAll(() => service.close());
 afterEach(() => service.clock.reset());
 
 /** The vehicle fields of CONTRACT "Vehicles", in REST and GraphQL alike. */
-const vehicleFieldNames = [
-  "id",
-  "plate",
-  "carType",
-  "car",
-  "owner",
-  "generalInspection",
-  "comment",
-  "color",
-  "wanted",
-  "wantedReason",
-  "synced",
-  "syncId",
-  "createdAt",
-  "updatedAt",
-];
+const vehicleFieldNames: string[] = [...vehicleResponseFields];
 const vehicleSelection = vehicleFieldNames.join(" ");
 
 const createVehicleMutation = `mutation Create($input: CreateVehicleInput!) { createVehicle(input: $input) { ${vehicleSelection} } }`;

@@ -1,5 +1,6 @@
 // End-to-end tests of the vehicle REST interface (SPEC 4.1 and the vehicle decisions of CONTRACT.md).
 import { startService, type TestService } from "./support/service";
+import { vehicleResponseFields } from "./support/contract";
 import { client, type ApiResponse, type Client } from "./support/http";
 
 let service: TestService;
@@ -10,22 +11,7 @@ afterAll(() => service.close());
 afterEach(() => service.clock.reset());
 
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const vehicleFields = [
-  "id",
-  "plate",
-  "carType",
-  "car",
-  "owner",
-  "generalInspection",
-  "comment",
-  "color",
-  "wanted",
-  "wantedReason",
-  "synced",
-  "syncId",
-  "createdAt",
-  "updatedAt",
-].sort();
+const vehicleFields = [...vehicleResponseFields].sort();
 
 async function newApi(): Promise<Client> {
   const network = await service.network();

@@ -24,8 +24,6 @@ export const sofaRoutes = {
   "Query.filesTotal": { method: "GET", path: "/statistics/files/total" },
 } as const;
 
-export type SofaOperation = keyof typeof sofaRoutes;
-
 /** GraphQL errors of a REST call, as the contract's error response. */
 export function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
   for (const error of errors) {

@@ -9,7 +9,9 @@ import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { logInternalError } from "../publicError";
 import { createRouter } from "../rest/router";
 import { restRoutes } from "../rest/routes";
-import { createSofaClient } from "../rest/sofa";
+import { createSofaClient, restErrorResponse } from "../rest/sofa";
+import { codeOf, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
+import type { GraphQLError } from "graphql";
 import { errorJson, json } from "../rest/responses";
 import { maxBodyBytes } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
@@ -26,7 +28,13 @@ export interface App {
   fetch(request: Request): Promise<Response>;
 }
 
-type Authentication = { network: NetworkScope; apiKey: string } | { failure: "unauthenticated" | "unavailable" };
+/** A refusal in GraphQL's shape, with the code's HTTP status (no operation ran). */
+function graphqlRefusal(error: GraphQLError): Response {
+  const code = codeOf(error)!;
+  const retryAfter = error.extensions.retryAfter;
+  const headers: Record<string, string> = retryAfter ? { "Retry-After": String(retryAfter) } : {};
+  return json(statusOfCode[code], { errors: [{ message: error.message, extensions: { code } }] }, headers);
+}
 
 export function createApp({ db, now = () => new Date(), rateLimit }: AppDependencies): App {
   const graphql = createGraphqlServer(schema, db, now);
@@ -34,16 +42,23 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
 
-  async function authenticate(request: Request): Promise<Authentication> {
+  /**
+   * The request's network, or the domain error that refuses it before any resolver runs: no or
+   * unknown key, database unreachable, or the key over its rate limit.
+   */
+  async function admit(request: Request): Promise<{ network: NetworkScope } | { refusal: GraphQLError }> {
     const apiKey = apiKeyFromHeaders(request.headers);
-    if (!apiKey) return { failure: "unauthenticated" };
+    if (!apiKey) return { refusal: unauthenticated() };
+    let network: NetworkScope | null;
     try {
-      const network = await networkOfApiKey(db.prisma, apiKey, now());
-      return network ? { network, apiKey } : { failure: "unauthenticated" };
+      network = await networkOfApiKey(db.prisma, apiKey, now());
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return { failure: "unavailable" };
+      if (isDatabaseUnavailable(error)) return { refusal: unavailable() };
       throw error;
     }
+    if (!network) return { refusal: unauthenticated() };
+    const retryAfter = limiter.take(apiKey);
+    return retryAfter ? { refusal: rateLimited(retryAfter) } : { network };
   }
 
   async function handleGraphql(request: Request): Promise<Response> {
@@ -56,34 +71,18 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
     }
     // GraphiQL itself is a page anyone may load; the operations it sends carry the key.
     if (shouldRenderGraphiQL(request)) return graphql.fetch(request, {} as never);
-    const auth = await authenticate(request);
-    if ("failure" in auth) {
-      const [status, message, code] =
-        auth.failure === "unavailable"
-          ? [503, "The service is temporarily unavailable. Please retry.", "UNAVAILABLE"]
-          : [401, "Unauthenticated.", "UNAUTHENTICATED"];
-      return json(status, { errors: [{ message, extensions: { code } }] });
-    }
-    const retryAfter = limiter.take(auth.apiKey);
-    if (retryAfter) {
-      return json(429, { errors: [{ message: "Too Many Attempts.", extensions: { code: "RATE_LIMITED" } }] }, { "Retry-After": String(retryAfter) });
-    }
-    return graphql.fetch(request, { network: auth.network });
+    const admitted = await admit(request);
+    if ("refusal" in admitted) return graphqlRefusal(admitted.refusal);
+    return graphql.fetch(request, { network: admitted.network });
   }
 
   async function handleRest(request: Request, url: URL): Promise<Response> {
     const match = matchRest(request.method, url.pathname);
     if (!match) return errorJson(404, "Not Found.");
     if ("response" in match) return match.response;
-    const auth = await authenticate(request);
-    if ("failure" in auth) {
-      return auth.failure === "unavailable"
-        ? errorJson(503, "The service is temporarily unavailable. Please retry.")
-        : errorJson(401, "Unauthenticated.");
-    }
-    const retryAfter = limiter.take(auth.apiKey);
-    if (retryAfter) return errorJson(429, "Too Many Attempts.", { "Retry-After": String(retryAfter) });
-    return match.route.handler({ request, url, params: match.params, network: auth.network });
+    const admitted = await admit(request);
+    if ("refusal" in admitted) return restErrorResponse([admitted.refusal]);
+    return match.route.handler({ request, url, params: match.params, network: admitted.network });
   }
 
   return {
@@ -95,7 +94,7 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
           (url.pathname === "/graphql" ? await handleGraphql(request) : await handleRest(request, url));
         return request.method === "HEAD" ? new Response(null, response) : response;
       } catch (error) {
-        if (isDatabaseUnavailable(error)) return errorJson(503, "The service is temporarily unavailable. Please retry.");
+        if (isDatabaseUnavailable(error)) return restErrorResponse([unavailable()]);
         logInternalError(error);
         return errorJson(500, "Server Error.");
       }
