@@ -420,6 +420,41 @@ describe("network", () => {
   });
 });
 
+describe("compiled execution", () => {
+  // Operations are compiled at their second run (src/server/compiledExecute.ts): later runs must
+  // answer exactly what the first, interpreted, run answered: data, errors, paths and codes.
+  test("a repeated operation answers the same on every run, errors included", async () => {
+    const { api } = await setup();
+    const created = await api.post("/vehicles", { plate: "JIT-1", owner: "Jörg", wanted: true, tuv: "2027-01-31" });
+    expect(created.status).toBe(201);
+    const operations: [string, Record<string, unknown>][] = [
+      [vehicleQuery, { id: created.body.data.id }],
+      [vehicleQuery, { id: "999999999" }],
+      [vehicleQuery, { id: { not: "an id" } }],
+      [`query Page($search: String) { vehicles(search: $search, perPage: 2) { data { plate owner wanted generalInspection } meta { total } } }`, { search: "jörg" }],
+      [createVehicleMutation, { input: { plate: "" } }],
+    ];
+    for (const [query, variables] of operations) {
+      const runs = [];
+      for (let run = 0; run < 3; run++) {
+        const response = await api.graphql(query, variables);
+        runs.push({ status: response.status, body: response.body });
+      }
+      expect(runs[1]).toEqual(runs[0]);
+      expect(runs[2]).toEqual(runs[0]);
+    }
+    const page = await api.graphql(operations[3][0], operations[3][1]);
+    expect(page.body.data.vehicles).toEqual({
+      data: [{ plate: "JIT-1", owner: "Jörg", wanted: true, generalInspection: "2027-01-31" }],
+      meta: { total: 1 },
+    });
+    const missing = await api.graphql(vehicleQuery, { id: "999999999" });
+    expect(singleError(missing.body).extensions.code).toBe("NOT_FOUND");
+    const badVariable = await api.graphql(vehicleQuery, { id: { not: "an id" } });
+    expect(singleError(badVariable.body).extensions.code).toBe("BAD_USER_INPUT");
+  });
+});
+
 describe("GraphiQL and schema", () => {
   test("GET /graphql from a browser answers GraphiQL without a key, with no external CDN", async () => {
     const response = await fetch(`${service.url}/graphql`, { headers: { Accept: "text/html" } });

@@ -3,9 +3,9 @@
 import { Client } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { openDatabase } from "../src/db/client";
+import { adapterReads, type QueryableAdapter } from "../src/db/adapterReads";
 import { migrate } from "../src/db/migrate";
 import { listVehicles } from "../src/resolvers/vehicles";
-import type { PrismaClient } from "../src/generated/prisma/client";
 import { freshDatabase, testProvider, withDatabase, type FreshDatabase } from "./support/database";
 import { client } from "./support/http";
 import { runAdmin, startServiceProcess, type ServiceProcess } from "./support/process";
@@ -54,17 +54,18 @@ describePostgres("search on PostgreSQL", () => {
       await pg.query("ANALYZE vehicles");
     });
 
-    // Record the SQL Prisma really sends for a search, then ask the planner about it.
-    const { PrismaClient: PostgresClient } = require("../src/generated/prisma-postgresql/client");
-    const recorder: PrismaClient = new PostgresClient({
-      adapter: new PrismaPg({ connectionString: service.databaseUrl }),
-      log: [{ emit: "event", level: "query" }],
-    });
-    const queries: { query: string; params: string }[] = [];
-    (recorder as any).$on("query", (event: { query: string; params: string }) => queries.push(event));
-    const ctx = { db: { ...service.db, prisma: recorder }, network: big, now: () => new Date() };
+    // Record the SQL the service really sends for a search, then ask the planner about it.
+    const adapter = await new PrismaPg({ connectionString: service.databaseUrl }).connect();
+    const queries: { query: string; params: unknown[] }[] = [];
+    const recording: QueryableAdapter = {
+      queryRaw(query) {
+        queries.push({ query: query.sql, params: query.args });
+        return adapter.queryRaw(query as Parameters<typeof adapter.queryRaw>[0]);
+      },
+    };
+    const ctx = { db: { ...service.db, read: adapterReads("postgresql", async () => recording) }, network: big, now: () => new Date() };
     const page = await listVehicles(ctx, { search: "owner 12345" });
-    await recorder.$disconnect();
+    await adapter.dispose();
     expect(page.meta.total).toBe(1);
     expect(page.data.map((vehicle) => vehicle.plate)).toEqual(["P-12345"]);
 
@@ -73,7 +74,7 @@ describePostgres("search on PostgreSQL", () => {
     const plans = await withPg(service.databaseUrl, (pg) =>
       Promise.all(
         searches.map(async ({ query, params }) => {
-          const result = await pg.query(`EXPLAIN (FORMAT JSON) ${query}`, JSON.parse(params));
+          const result = await pg.query(`EXPLAIN (FORMAT JSON) ${query}`, params);
           return JSON.stringify(result.rows[0]["QUERY PLAN"]);
         }),
       ),

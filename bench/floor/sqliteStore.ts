@@ -15,13 +15,26 @@ function fromSqlite(value: unknown): string {
   return new Date(value as string | number).toISOString();
 }
 
-/** libsql's Database.prepare, answered from a per-connection cache of statements by SQL text. */
+interface Statement {
+  columns(): unknown[];
+}
+
+/**
+ * libsql's Database.prepare, answered from a per-connection cache of statements by SQL text;
+ * a kept statement remembers its result columns (the client asks twice per run, natively).
+ */
 function cachePreparedStatements(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require("libsql") as { prototype: { prepare(sql: string): unknown } };
+  const Database = require("libsql") as { prototype: { prepare(sql: string): Statement } };
   const prepare = Database.prototype.prepare as ((sql: string) => unknown) & { floorCache?: boolean; cached?: boolean };
   if (prepare.floorCache || prepare.cached) return;
-  const caches = new WeakMap<object, Map<string, unknown>>();
+  const caches = new WeakMap<object, Map<string, Statement>>();
+  const rememberColumns = (statement: Statement) => {
+    const columns = statement.columns.bind(statement);
+    let known: unknown[] | undefined;
+    statement.columns = () => (known ??= columns());
+    return statement;
+  };
   Database.prototype.prepare = Object.assign(
     function (this: object, sql: string) {
       let cache = caches.get(this);
@@ -30,7 +43,7 @@ function cachePreparedStatements(): void {
       if (statement === undefined) {
         // PATCH writes a statement per set of changed columns: bound the cache all the same.
         if (cache.size >= 500) cache.clear();
-        cache.set(sql, (statement = prepare.call(this, sql)));
+        cache.set(sql, (statement = rememberColumns(prepare.call(this, sql) as Statement)));
       }
       return statement;
     },

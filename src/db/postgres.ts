@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { PoolConfig } from "pg";
 import type { PoolSettings } from "../config/database";
 import type { PrismaClient } from "../generated/prisma/client";
+import { shareConnection, type QueryableAdapter } from "./adapterReads";
 
 export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
   return {
@@ -20,13 +21,18 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
  * The PostgreSQL client is generated from prisma/postgresql; its model types are identical to
  * the SQLite client's, which types the code. Loaded only when used.
  */
-export function openPostgres(url: string, settings: PoolSettings): PrismaClient {
+export function openPostgres(
+  url: string,
+  settings: PoolSettings,
+): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter> } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
-  const adapter = new PrismaPg(poolConfig(url, settings), {
-    // An idle connection that dies (server restart) must not crash the process.
-    onPoolError: () => undefined,
-    onConnectionError: () => undefined,
-  });
-  return new PostgresClient({ adapter }) as PrismaClient;
+  const factory = shareConnection(
+    new PrismaPg(poolConfig(url, settings), {
+      // An idle connection that dies (server restart) must not crash the process.
+      onPoolError: () => undefined,
+      onConnectionError: () => undefined,
+    }),
+  );
+  return { prisma: new PostgresClient({ adapter: factory }) as PrismaClient, adapter: factory.connection };
 }

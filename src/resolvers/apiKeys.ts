@@ -1,6 +1,8 @@
 // API keys: random, shown once, stored only as a SHA-256 hash (enough for a 256-bit secret).
 import crypto from "node:crypto";
-import type { Prisma } from "../db/client";
+import type { Prisma as PrismaClient } from "../db/client";
+import type { ReadSql } from "../db/adapterReads";
+import { Prisma } from "../generated/prisma/client";
 import type { NetworkScope } from "../context";
 
 const keyPrefix = "vrd_";
@@ -21,13 +23,13 @@ export function generateApiKey(): IssuedKey {
 }
 
 /** The network whose valid key this is, or null. Revoked and expired keys are refused. */
-export async function networkOfApiKey(prisma: Prisma, apiKey: string, now: Date): Promise<NetworkScope | null> {
+export async function networkOfApiKey(read: ReadSql, apiKey: string, now: Date): Promise<NetworkScope | null> {
   if (!apiKey.startsWith(keyPrefix) || apiKey.length > 200) return null;
-  // Raw SQL: this runs on every request, and a raw query skips Prisma's per-query compilation.
-  const rows = await prisma.$queryRaw<{ id: number; name: string; identifier_type: string; expires_at: Date | null }[]>`
+  // On the read path (src/db/adapterReads.ts): this runs on every request.
+  const rows = await read<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
     SELECT n.id, n.name, n.identifier_type, k.expires_at
     FROM api_keys k JOIN networks n ON n.id = k.network_id
-    WHERE k.hash = ${hashApiKey(apiKey)}`;
+    WHERE k.hash = ${hashApiKey(apiKey)}`);
   const key = rows[0];
   if (!key || (key.expires_at && new Date(key.expires_at) <= now)) return null;
   return { id: Number(key.id), name: key.name, identifierType: key.identifier_type };
@@ -38,7 +40,7 @@ export async function networkOfApiKey(prisma: Prisma, apiKey: string, now: Date)
  * `graceSeconds` so game servers can be moved to the new key.
  */
 export async function regenerateApiKey(
-  prisma: Prisma,
+  prisma: PrismaClient,
   networkId: number,
   graceSeconds: number,
   now: Date,

@@ -24,8 +24,15 @@ const unavailableKinds = new Set([
 /** PostgreSQL SQLSTATEs of the same kind: cancelled by statement_timeout, server shutting down. */
 const unavailableSqlStates = new Set(["57014", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006"]);
 
-function adapterCause(error: unknown): { kind?: string; code?: string } | undefined {
-  const meta = (error as { meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string } } } })?.meta;
+interface AdapterCause {
+  kind?: string;
+  code?: string;
+}
+
+/** The adapter's description of a failure: on its own error (src/db/adapterReads.ts), or inside Prisma's. */
+function adapterCause(error: unknown): AdapterCause | undefined {
+  if ((error as Error | undefined)?.name === "DriverAdapterError") return (error as { cause?: AdapterCause }).cause;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: AdapterCause } } })?.meta;
   return meta?.driverAdapterError?.cause;
 }
 

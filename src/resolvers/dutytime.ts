@@ -1,7 +1,7 @@
 // Duty time state machine of SPEC 3.1. Each step is one SQL statement, and a partial unique
 // index allows one open entry per officer, so concurrent calls can never open a second entry.
 import type { Context } from "../context";
-import type { Officer } from "../generated/prisma/client";
+import { Prisma, type Officer } from "../generated/prisma/client";
 import { findOfficer } from "./officers";
 import { isUniqueViolation } from "./databaseErrors";
 import { conflict } from "../errors";
@@ -59,12 +59,12 @@ export interface ActiveOfficer {
   startedAt: Date;
 }
 
-/** Officers on duty now, earliest start first (raw SQL: a dashboard polls this). */
+/** Officers on duty now, earliest start first (on the read path: a dashboard polls this). */
 export async function activeOfficers(ctx: Context): Promise<ActiveOfficer[]> {
-  const rows = await ctx.db.prisma.$queryRaw<{ identifier: string; name: string; started_at: Date }[]>`
+  const rows = await ctx.db.read<{ identifier: string; name: string; started_at: Date | string }>(Prisma.sql`
     SELECT o.identifier, o.name, d.started_at
     FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id
     WHERE d.network_id = ${ctx.network.id} AND d.ended_at IS NULL
-    ORDER BY d.started_at ASC, d.id ASC`;
+    ORDER BY d.started_at ASC, d.id ASC`);
   return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: new Date(row.started_at) }));
 }

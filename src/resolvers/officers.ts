@@ -1,7 +1,7 @@
 // Officers of a network, addressed by their connector identifier "<type>:<value>".
 import type { Context, NetworkScope } from "../context";
-import type { Prisma } from "../db/client";
-import type { Officer } from "../generated/prisma/client";
+import type { Prisma as PrismaClient } from "../db/client";
+import { Prisma, type Officer } from "../generated/prisma/client";
 import { conflict, notFound } from "../errors";
 import { Validator, characterCount, messages } from "./validation";
 import { isUniqueViolation } from "./databaseErrors";
@@ -28,10 +28,10 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
 
 export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
-  // Raw SQL: every dutytime call starts here, and a model query costs a compilation.
-  const rows = await ctx.db.prisma.$queryRaw<{ id: number; network_id: number; identifier: string; name: string; created_at: Date }[]>`
+  // On the read path (src/db/adapterReads.ts): every dutytime call starts here.
+  const rows = await ctx.db.read<{ id: number; network_id: number; identifier: string; name: string; created_at: Date | string }>(Prisma.sql`
     SELECT id, network_id, identifier, name, created_at FROM officers
-    WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`;
+    WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`);
   const row = rows[0];
   if (!row) throw notFound("Officer");
   return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: new Date(row.created_at) };
@@ -43,7 +43,7 @@ export interface OfficerInput {
 }
 
 export async function addOfficer(
-  prisma: Prisma,
+  prisma: PrismaClient,
   network: NetworkScope,
   input: OfficerInput,
   now: Date,

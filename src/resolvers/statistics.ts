@@ -2,7 +2,7 @@
 import type { Context } from "../context";
 import { isDatabaseUnavailable } from "./databaseErrors";
 import { Prisma } from "../generated/prisma/client";
-import type { Prisma as PrismaClient } from "../db/client";
+import type { ReadSql } from "../db/adapterReads";
 
 export interface RecordCount {
   /** null means "cannot be evaluated", never zero. */
@@ -19,25 +19,25 @@ interface CountSource {
 }
 
 /**
- * Counts of one table as raw SQL through Prisma (a model count costs a query compilation per
- * request). `created_at >= since` never matches a null (unknown) creation time: rule 3.
+ * Counts of one table on the read path (src/db/adapterReads.ts): dashboards poll these.
+ * `created_at >= since` never matches a null (unknown) creation time: rule 3.
  */
-function countSource(prisma: PrismaClient, table: "mission_reports" | "patient_files" | "offender_files"): CountSource {
+function countSource(read: ReadSql, table: "mission_reports" | "patient_files" | "offender_files"): CountSource {
   const from = Prisma.raw(`"${table}"`);
-  const first = (rows: { total: number | bigint }[]) => Number(rows[0].total);
+  const first = (rows: { total: number | string }[]) => Number(rows[0].total);
   return {
     total: async (networkId) =>
-      first(await prisma.$queryRaw`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId}`),
+      first(await read(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId}`)),
     createdSince: async (networkId, since) =>
-      first(await prisma.$queryRaw`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`),
+      first(await read(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`)),
   };
 }
 
 function sources(ctx: Context): { missions: CountSource[]; files: CountSource[] } {
-  const { prisma } = ctx.db;
+  const { read } = ctx.db;
   return {
-    missions: [countSource(prisma, "mission_reports")],
-    files: [countSource(prisma, "patient_files"), countSource(prisma, "offender_files")],
+    missions: [countSource(read, "mission_reports")],
+    files: [countSource(read, "patient_files"), countSource(read, "offender_files")],
   };
 }
 

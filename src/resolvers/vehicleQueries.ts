@@ -1,8 +1,8 @@
-// The vehicle reads every request makes, as plain SQL through Prisma's $queryRaw: Prisma 6.19
-// compiles each model query anew (0.5-2 ms of CPU); a raw query skips that. The SQL is the same
-// on SQLite and PostgreSQL, and rows come back typed (booleans, dates) by the adapters.
+// The vehicle reads every request makes, as plain SQL on the database's read path (see
+// src/db/adapterReads.ts). The SQL is the same on SQLite and PostgreSQL; values are converted
+// here, as each adapter spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../generated/prisma/client";
-import type { Prisma as PrismaClient } from "../db/client";
+import type { ReadSql } from "../db/adapterReads";
 
 const vehicleColumns = Prisma.raw(
   "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
@@ -18,14 +18,17 @@ interface VehicleRow {
   general_inspection: string | null;
   comment: string | null;
   color: string | null;
-  wanted: boolean;
+  wanted: boolean | number;
   wanted_reason: string | null;
-  synced: boolean;
+  synced: boolean | number;
   sync_id: string | null;
   search_text: string;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date | string;
+  updated_at: Date | string;
 }
+
+/** SQLite answers 0/1, PostgreSQL true/false. */
+const isTrue = (value: boolean | number | string) => value === true || Number(value) === 1;
 
 const vehicleOf = (row: VehicleRow): Vehicle => ({
   id: Number(row.id),
@@ -37,18 +40,18 @@ const vehicleOf = (row: VehicleRow): Vehicle => ({
   generalInspection: row.general_inspection,
   comment: row.comment,
   color: row.color,
-  wanted: Boolean(row.wanted),
+  wanted: isTrue(row.wanted),
   wantedReason: row.wanted_reason,
-  synced: Boolean(row.synced),
+  synced: isTrue(row.synced),
   syncId: row.sync_id,
   searchText: row.search_text,
   createdAt: new Date(row.created_at),
   updatedAt: new Date(row.updated_at),
 });
 
-export async function selectVehicle(prisma: PrismaClient, networkId: number, id: number): Promise<Vehicle | null> {
-  const rows = await prisma.$queryRaw<VehicleRow[]>`
-    SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`;
+export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {
+  const rows = await read<VehicleRow>(Prisma.sql`
+    SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`);
   return rows.length > 0 ? vehicleOf(rows[0]) : null;
 }
 
@@ -71,7 +74,7 @@ export interface VehicleOrder {
 }
 
 export async function selectVehiclePage(
-  prisma: PrismaClient,
+  read: ReadSql,
   filter: VehicleFilter,
   order: VehicleOrder | null,
   limit: number,
@@ -81,16 +84,17 @@ export async function selectVehiclePage(
   const orderBy = order
     ? Prisma.sql`ORDER BY ${Prisma.raw(order.column)} ${direction}${Prisma.raw(order.nullsLast ? " NULLS LAST" : "")}, id ${direction}`
     : Prisma.sql`ORDER BY id ASC`;
-  const rows = await prisma.$queryRaw<VehicleRow[]>`
-    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter)} ${orderBy} LIMIT ${limit} OFFSET ${offset}`;
+  const rows = await read<VehicleRow>(Prisma.sql`
+    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter)} ${orderBy} LIMIT ${limit} OFFSET ${offset}`);
   return rows.map(vehicleOf);
 }
 
 /** Without a search, the network's count kept by triggers; with one, a count of the matches. */
-export async function countVehicles(prisma: PrismaClient, filter: VehicleFilter): Promise<number> {
-  const rows = filter.needle
-    ? await prisma.$queryRaw<{ total: number | bigint }[]>`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`
-    : await prisma.$queryRaw<{ total: number | bigint }[]>`
-        SELECT vehicle_count AS total FROM networks WHERE id = ${filter.networkId}`;
+export async function countVehicles(read: ReadSql, filter: VehicleFilter): Promise<number> {
+  const rows = await read<{ total: number | string }>(
+    filter.needle
+      ? Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`
+      : Prisma.sql`SELECT vehicle_count AS total FROM networks WHERE id = ${filter.networkId}`,
+  );
   return Number(rows[0]?.total ?? 0);
 }

@@ -75,8 +75,8 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
   const needle = args.search ? searchNeedle(args.search) : "";
   const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
   const [total, data] = await Promise.all([
-    countVehicles(ctx.db.prisma, filter),
-    selectVehiclePage(ctx.db.prisma, filter, orderOf(args), perPage, (page - 1) * perPage),
+    countVehicles(ctx.db.read, filter),
+    selectVehiclePage(ctx.db.read, filter, orderOf(args), perPage, (page - 1) * perPage),
   ]);
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
@@ -94,7 +94,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
 
 export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicleId = parseVehicleId(id);
-  const vehicle = vehicleId === null ? null : await selectVehicle(ctx.db.prisma, ctx.network.id, vehicleId);
+  const vehicle = vehicleId === null ? null : await selectVehicle(ctx.db.read, ctx.network.id, vehicleId);
   if (!vehicle) throw notFound("Vehicle");
   return vehicle;
 }

@@ -7,6 +7,7 @@ import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
 import { errorJson, validationJson } from "./responses";
+import { compiledExecute } from "../server/compiledExecute";
 
 /** The GraphQL operation behind each SOFA route; the public paths are mapped in routes.ts. */
 export const sofaRoutes = {
@@ -69,6 +70,7 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     // VehiclePage.data is the vehicles themselves, not references to them.
     ignore: ["VehiclePage.data"],
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
+    execute: compiledExecute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
     // fets types its own Response class; ours is the platform's, which is what it runs on.
     errorHandler: restErrorResponse as unknown as NonNullable<Parameters<typeof useSofa>[0]["errorHandler"]>,
   });

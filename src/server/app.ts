@@ -51,7 +51,7 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
     if (!apiKey) return { refusal: unauthenticated() };
     let network: NetworkScope | null;
     try {
-      network = await networkOfApiKey(db.prisma, apiKey, now());
+      network = await networkOfApiKey(db.read, apiKey, now());
     } catch (error) {
       if (isDatabaseUnavailable(error)) return { refusal: unavailable() };
       throw error;

@@ -7,6 +7,7 @@ import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
+import { compiledExecute } from "./compiledExecute";
 
 /** Set by the app once the request's API key has been checked. */
 export interface ServerContext {
@@ -49,13 +50,18 @@ const codeVariableErrors: Plugin = {
   }),
 };
 
+/** Operations run as compiled functions (src/server/compiledExecute.ts). */
+const compiledExecution: Plugin = {
+  onExecute: ({ setExecuteFn }) => setExecuteFn(compiledExecute as Parameters<typeof setExecuteFn>[0]),
+};
+
 export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: () => Date) {
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
     logging: false,
-    plugins: [codeVariableErrors],
+    plugins: [compiledExecution, codeVariableErrors],
     context: ({ network }) => ({ db, network, now }),
     renderGraphiQL,
     graphiql: {
