@@ -77,12 +77,14 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
 
   return async function callSofa(call: SofaCall, network: NetworkScope): Promise<SofaResult> {
     const query = call.query && [...call.query.keys()].length > 0 ? `?${call.query}` : "";
-    const request = new Request(`http://sofa.internal${call.path}${query}`, {
+    // A URL and init, not a Request: the router then builds its own light request object (no
+    // platform Request, no abort signal), a noticeable share of a request's CPU.
+    const init = {
       method: call.method,
       headers: { "content-type": "application/json" },
       body: call.variables ? JSON.stringify(call.variables) : undefined,
-    });
-    const response = await router.fetch(request, { network });
+    };
+    const response = await router.fetch(`http://sofa.internal${call.path}${query}`, init, { network });
     if (response.status >= 400) return { ok: false, response };
     return { ok: true, status: response.status, data: await response.json() };
   };

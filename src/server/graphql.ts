@@ -1,6 +1,6 @@
 // The GraphQL endpoint (graphql-yoga) with GraphiQL served from npm, so it works offline.
 import { createYoga, maskError as yogaMaskError, type Plugin } from "graphql-yoga";
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import type { renderGraphiQL as RenderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
@@ -50,6 +50,16 @@ const codeVariableErrors: Plugin = {
   }),
 };
 
+/**
+ * GraphiQL's page is a bundle of several megabytes that costs ~60 MB of memory once loaded: it
+ * is loaded when a browser first asks for it, not by every service process at start.
+ */
+const renderGraphiqlOnDemand: typeof RenderGraphiQL = (options) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { renderGraphiQL } = require("@graphql-yoga/render-graphiql") as { renderGraphiQL: typeof RenderGraphiQL };
+  return renderGraphiQL(options);
+};
+
 /** Operations run as compiled functions (src/server/compiledExecute.ts). */
 const compiledExecution: Plugin = {
   onExecute: ({ setExecuteFn }) => setExecuteFn(compiledExecute as Parameters<typeof setExecuteFn>[0]),
@@ -63,7 +73,7 @@ export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: ()
     logging: false,
     plugins: [compiledExecution, codeVariableErrors],
     context: ({ network }) => ({ db, network, now }),
-    renderGraphiQL,
+    renderGraphiQL: renderGraphiqlOnDemand,
     graphiql: {
       title: "Vehicle Records and Duty Time",
       defaultQuery: exampleQuery,
