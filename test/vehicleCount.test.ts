@@ -2,6 +2,7 @@
 // the real number of rows after any mix of concurrent creates and deletes.
 import { startService, type TestService } from "./support/service";
 import { client } from "./support/http";
+import { countSearchMatches, knownVehicleTotal } from "../src/resolvers/vehicleQueries";
 
 let service: TestService;
 beforeAll(async () => {
@@ -57,4 +58,83 @@ test("search follows every write: create, update of a searched field, delete", a
   await api.delete(`/vehicles/${created.id}`);
   expect(await totalFor("weiß")).toBe(0);
   expect(await totalFor("fts-1")).toBe(0);
+});
+
+describe("kept search totals", () => {
+  const totalOf = async (api: ReturnType<typeof client>, query: string) => {
+    const response = await api.get(`/vehicles?${query}`);
+    expect(response.status).toBe(200);
+    return response.body;
+  };
+
+  test("writes the service did not make itself (another process, plain SQL) are counted at once", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    await Promise.all([1, 2, 3].map((i) => api.post("/vehicles", { plate: `KEPT-${i}`, owner: "Kept Halvorsen" })));
+    // Asked twice: the second answer comes from the kept total.
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(3);
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(3);
+
+    const now = new Date();
+    await service.db.prisma.vehicle.create({
+      data: { networkId: network.id, plate: "SQL-1", owner: "Sven Halvorsen", searchText: "sql-1\u001f\u001f\u001fsven halvorsen\u001f\u001f", createdAt: now, updatedAt: now },
+    });
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(4);
+    await service.db.prisma.vehicle.updateMany({ where: { networkId: network.id, plate: "SQL-1" }, data: { searchText: "sql-1" } });
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(3);
+    await service.db.prisma.vehicle.deleteMany({ where: { networkId: network.id, plate: "KEPT-1" } });
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(2);
+    // Writes in another network leave this network's total alone, and the reverse.
+    const other = client(service.url, (await service.network()).apiKey);
+    await other.post("/vehicles", { plate: "OTHER-1", owner: "Halvorsen" });
+    expect((await totalOf(api, "search=halvorsen")).meta.total).toBe(2);
+    expect((await totalOf(other, "search=halvorsen")).meta.total).toBe(1);
+  });
+
+  test("a total once counted needs no count until the network's vehicles change", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    await api.post("/vehicles", { plate: "K-1", owner: "Known Ekdahl" });
+    const filter = { networkId: network.id, needle: "ekdahl" };
+    const read = service.db.read;
+    expect(await knownVehicleTotal(read, filter)).toBeNull();
+    expect(await countSearchMatches(read, filter)).toBe(1);
+    expect(await knownVehicleTotal(read, filter)).toBe(1);
+    expect(await knownVehicleTotal(read, { ...filter, needle: "ekdah" })).toBeNull();
+    await api.patch(`/vehicles/${(await api.get("/vehicles")).body.data[0].id}`, { color: "Blau" });
+    expect(await knownVehicleTotal(read, filter)).toBeNull();
+    expect(await countSearchMatches(read, filter)).toBe(1);
+    expect(await knownVehicleTotal(read, filter)).toBe(1);
+    // Without a search the total is the network's kept count.
+    expect(await knownVehicleTotal(read, { networkId: network.id, needle: null })).toBe(1);
+  });
+
+  test("paging through a search: the same total on every page, empty pages past the end", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (let i = 0; i < 7; i++) expect((await api.post("/vehicles", { plate: `PG-${i}`, owner: "Paged Quist" })).status).toBe(201);
+    const pages = [];
+    for (const page of [1, 2, 3, 4]) pages.push(await totalOf(api, `search=quist&per_page=3&page=${page}`));
+    expect(pages.map((body) => body.meta.total)).toEqual([7, 7, 7, 7]);
+    expect(pages.map((body) => body.data.length)).toEqual([3, 3, 1, 0]);
+    expect(pages[3].meta).toMatchObject({ current_page: 4, last_page: 3, from: null, to: null });
+    expect(pages.flatMap((body) => body.data.map((vehicle: { plate: string }) => vehicle.plate))).toEqual(
+      Array.from({ length: 7 }, (_, i) => `PG-${i}`),
+    );
+    // A term nobody has: no matches, no page, whichever page is asked for.
+    expect((await totalOf(api, "search=nobody-has-this&page=2")).meta).toMatchObject({ total: 0, from: null });
+  });
+
+  test("concurrent creates, deletes and searches: every search ends up at the real count", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    const writes = Array.from({ length: 30 }, (_, i) => api.post("/vehicles", { plate: `RACE-${i}`, owner: "Racy Lindqvist" }));
+    const searches = Array.from({ length: 30 }, () => api.get("/vehicles?search=lindqvist"));
+    const created = await Promise.all(writes);
+    await Promise.all(searches);
+    await Promise.all(created.slice(0, 10).map((response) => api.delete(`/vehicles/${response.body.data.id}`)));
+    const real = await service.db.prisma.vehicle.count({ where: { networkId: network.id, owner: "Racy Lindqvist" } });
+    expect(real).toBe(20);
+    expect((await totalOf(api, "search=lindqvist")).meta.total).toBe(20);
+  });
 });

@@ -13,9 +13,13 @@ export interface DerivedData {
 
 export const derivedData: DerivedData[] = [
   {
-    // prisma/*/migrations/20261122005050_network_vehicle_count
+    // prisma/*/migrations/20261122005050_network_vehicle_count and 20261122024538_network_vehicle_version
+    // (vehicle_version needs no rebuild: any value is right as long as writes raise it).
     table: "vehicles",
-    triggers: { sqlite: ["vehicles_count_insert", "vehicles_count_delete"], postgresql: ["vehicles_count"] },
+    triggers: {
+      sqlite: ["vehicles_count_insert", "vehicles_count_delete", "vehicles_version_update"],
+      postgresql: ["vehicles_count", "vehicles_version"],
+    },
     rebuild: `UPDATE "networks" SET "vehicle_count" = (SELECT COUNT(*) FROM "vehicles" WHERE "vehicles"."network_id" = "networks"."id")`,
   },
 ];

@@ -3,6 +3,7 @@
 // here, as each adapter spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../generated/prisma/client";
 import type { ReadSql } from "../db/adapterReads";
+import { SearchTotals } from "./searchTotals";
 
 const vehicleColumns = Prisma.raw(
   "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
@@ -89,12 +90,37 @@ export async function selectVehiclePage(
   return rows.map(vehicleOf);
 }
 
-/** Without a search, the network's count kept by triggers; with one, a count of the matches. */
-export async function countVehicles(read: ReadSql, filter: VehicleFilter): Promise<number> {
-  const rows = await read<{ total: number | string }>(
-    filter.needle
-      ? Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`
-      : Prisma.sql`SELECT vehicle_count AS total FROM networks WHERE id = ${filter.networkId}`,
+/** Search totals kept per read path, i.e. per database a process has open. */
+const searchTotalsByDatabase = new WeakMap<ReadSql, SearchTotals>();
+
+const totalOf = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0);
+
+/**
+ * The total without a count over the network's rows, or null when one is needed: without a
+ * search, the network's count kept by triggers; with one, a total kept at the network's
+ * current vehicle_version (src/resolvers/searchTotals.ts).
+ */
+export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<number | null> {
+  const [network] = await read<{ total: number | string; version: number | string }>(
+    Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
   );
-  return Number(rows[0]?.total ?? 0);
+  if (!network) return 0;
+  if (!filter.needle) return Number(network.total);
+  return searchTotalsOf(read).get(filter.networkId, filter.needle, String(network.version)) ?? null;
+}
+
+/** Counts the matches of a search, and keeps the total at the version read before counting. */
+export async function countSearchMatches(read: ReadSql, filter: VehicleFilter & { needle: string }): Promise<number> {
+  const [network] = await read<{ version: number | string }>(
+    Prisma.sql`SELECT vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
+  );
+  const total = totalOf(await read(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`));
+  if (network) searchTotalsOf(read).set(filter.networkId, filter.needle, String(network.version), total);
+  return total;
+}
+
+function searchTotalsOf(read: ReadSql): SearchTotals {
+  let totals = searchTotalsByDatabase.get(read);
+  if (!totals) searchTotalsByDatabase.set(read, (totals = new SearchTotals()));
+  return totals;
 }

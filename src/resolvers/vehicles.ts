@@ -1,7 +1,7 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
-import { countVehicles, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
+import { countSearchMatches, knownVehicleTotal, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
@@ -74,10 +74,17 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
   const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
-  const [total, data] = await Promise.all([
-    countVehicles(ctx.db.read, filter),
-    selectVehiclePage(ctx.db.read, filter, orderOf(args), perPage, (page - 1) * perPage),
-  ]);
+  const offset = (page - 1) * perPage;
+  const selectPage = () => selectVehiclePage(ctx.db.read, filter, orderOf(args), perPage, offset);
+  let total = await knownVehicleTotal(ctx.db.read, filter);
+  let data: Vehicle[];
+  if (total !== null) {
+    // A page past the last match needs no look at the rows: a search for a rare or absent
+    // term would otherwise scan the whole network.
+    data = offset < total ? await selectPage() : [];
+  } else {
+    [total, data] = await Promise.all([countSearchMatches(ctx.db.read, { ...filter, needle: filter.needle! }), selectPage()]);
+  }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
     data,
