@@ -7,7 +7,7 @@ import { validationSummary, type FieldErrors } from "../errors";
 import { readJsonObject } from "./requestBody";
 import { json, noContent, validationJson } from "./responses";
 import type { PathParams, Route } from "./router";
-import type { CallSofa, SofaCall, SofaResult } from "./sofa";
+import type { CallSofa, SofaCall, SofaOperation, SofaResult } from "./sofa";
 import { bodyToInput } from "./variables";
 import { laravelPage, listQueryToVariables, restNameOf } from "./vehicleList";
 
@@ -19,8 +19,6 @@ export interface RestRequest {
 }
 
 export type RestHandler = (rest: RestRequest) => Promise<Response>;
-
-const segment = encodeURIComponent;
 
 function invalid(check: Validator): Response | null {
   const { errors } = check;
@@ -46,7 +44,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   };
 
   /** POST/PUT/PATCH of a vehicle: the flat JSON body becomes the mutation's `input`. */
-  const writeVehicle = (inputTypeName: string, sofaPath: (rest: RestRequest) => string, method: string): RestHandler =>
+  const writeVehicle = (inputTypeName: string, operation: SofaOperation): RestHandler =>
     async (rest) => {
       const read = await readJsonObject(rest.request);
       if (!read.ok) return read.response;
@@ -54,22 +52,23 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
       const input = bodyToInput(check, read.body ?? {}, inputType(inputTypeName));
       const rejected = invalid(check);
       if (rejected) return rejected;
-      return call(rest, { method, path: sofaPath(rest), variables: { input } }, ({ status, data }) => json(status, { data }));
+      const params = rest.params.vehicle === undefined ? undefined : { id: rest.params.vehicle };
+      return call(rest, { operation, params, variables: { input } }, ({ status, data }) => json(status, { data }));
     };
 
   /** POST /dutytime/...: a body is optional; when sent it must be a JSON object (ignored). */
   const dutytime = (action: "toggle" | "stop"): RestHandler => async (rest) => {
     const read = await readJsonObject(rest.request);
     if (!read.ok) return read.response;
-    const path = `/dutytime/${segment(rest.params.identifier)}/${action}`;
-    return call(rest, { method: "POST", path }, ({ data }) => json(200, { data }));
+    const operation = action === "toggle" ? "Mutation.toggleDutytime" : "Mutation.stopDutytime";
+    return call(rest, { operation, params: { identifier: rest.params.identifier } }, ({ data }) => json(200, { data }));
   };
 
   /** GET of a statistic: the operation's result is the response body. */
-  const statistic = (path: string): RestHandler => (rest) =>
-    call(rest, { method: "GET", path }, ({ data }) => json(200, data));
+  const statistic = (operation: SofaOperation): RestHandler => (rest) =>
+    call(rest, { operation }, ({ data }) => json(200, data));
 
-  const vehiclePath = (rest: RestRequest) => `/vehicles/${segment(rest.params.vehicle)}`;
+  const vehicleParams = (rest: RestRequest) => ({ id: rest.params.vehicle });
 
   return [
     {
@@ -80,31 +79,31 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
         const query = listQueryToVariables(check, rest.url, vehiclesArgs);
         const rejected = invalid(check);
         if (rejected) return rejected;
-        const result = await callSofa({ method: "GET", path: "/vehicles", query }, rest.network);
+        const result = await callSofa({ operation: "Query.vehicles", query }, rest.network);
         if (!result.ok) return renameErrorFields(result.response, restNameOf);
         return json(200, laravelPage(rest.url, result.data as Parameters<typeof laravelPage>[1]));
       },
     },
-    { method: "POST", path: "/vehicles", handler: writeVehicle("CreateVehicleInput", () => "/vehicles", "POST") },
+    { method: "POST", path: "/vehicles", handler: writeVehicle("CreateVehicleInput", "Mutation.createVehicle") },
     {
       method: "GET",
       path: "/vehicles/{vehicle}",
-      handler: (rest) => call(rest, { method: "GET", path: vehiclePath(rest) }, ({ data }) => json(200, { data })),
+      handler: (rest) => call(rest, { operation: "Query.vehicle", params: vehicleParams(rest) }, ({ data }) => json(200, { data })),
     },
     // PUT and PATCH both update only the fields sent (CONTRACT), so both run updateVehicle.
-    { method: "PUT", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", vehiclePath, "PATCH") },
-    { method: "PATCH", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", vehiclePath, "PATCH") },
+    { method: "PUT", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", "Mutation.updateVehicle") },
+    { method: "PATCH", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", "Mutation.updateVehicle") },
     {
       method: "DELETE",
       path: "/vehicles/{vehicle}",
-      handler: (rest) => call(rest, { method: "DELETE", path: vehiclePath(rest) }, () => noContent()),
+      handler: (rest) => call(rest, { operation: "Mutation.deleteVehicle", params: vehicleParams(rest) }, () => noContent()),
     },
     { method: "POST", path: "/dutytime/{identifier}/toggle", handler: dutytime("toggle") },
     { method: "POST", path: "/dutytime/{identifier}/stop", handler: dutytime("stop") },
-    { method: "GET", path: "/statistics/active-users", handler: statistic("/statistics/active-users") },
-    { method: "GET", path: "/statistics/missions/last-7-days", handler: statistic("/statistics/missions/last-7-days") },
-    { method: "GET", path: "/statistics/missions/total", handler: statistic("/statistics/missions/total") },
-    { method: "GET", path: "/statistics/files/last-7-days", handler: statistic("/statistics/files/last-7-days") },
-    { method: "GET", path: "/statistics/files/total", handler: statistic("/statistics/files/total") },
+    { method: "GET", path: "/statistics/active-users", handler: statistic("Query.activeUsers") },
+    { method: "GET", path: "/statistics/missions/last-7-days", handler: statistic("Query.missionsLastSevenDays") },
+    { method: "GET", path: "/statistics/missions/total", handler: statistic("Query.missionsTotal") },
+    { method: "GET", path: "/statistics/files/last-7-days", handler: statistic("Query.filesLastSevenDays") },
+    { method: "GET", path: "/statistics/files/total", handler: statistic("Query.filesTotal") },
   ];
 }
