@@ -1,5 +1,8 @@
-// JSON responses in the contract's shapes.
+// JSON responses in the contract's shapes. Built with the fetch implementation of the HTTP
+// server adapter (@whatwg-node), which writes a string body straight to the socket; the
+// platform's Response would wrap it in a web stream that the adapter then reads back.
 import type { FieldErrors } from "../errors";
+import { Response } from "@whatwg-node/fetch";
 
 const jsonHeaders = { "Content-Type": "application/json; charset=utf-8" };
 

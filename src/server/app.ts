@@ -17,6 +17,7 @@ import { maxBodyBytes } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
 import { publicEndpoints } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
+import { Response } from "@whatwg-node/fetch";
 
 export interface AppDependencies {
   db: Database;

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { errorJson } from "../rest/responses";
+import { Response } from "@whatwg-node/fetch";
 
 const assetsPath = "/docs/assets/";
 

@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { errorJson, json } from "../rest/responses";
 import { openApiDocument } from "../rest/openapi";
 import { serveDocs } from "./docs";
+import { Response } from "@whatwg-node/fetch";
 
 /** Answers the public endpoints; null for every other path. */
 export function publicEndpoints(db: Database) {
