@@ -18,14 +18,45 @@ export interface RunningTarget {
 
 const nodeWithTsx = ["--import", "tsx"];
 
-function commandOf(name: TargetName, databaseUrl: string, port: number): { args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
+/**
+ * The service runs as `npm start` runs it (build, then node with the start script's flags); the
+ * script ends in `exec node ...`, so the spawned shell becomes the server process whose memory
+ * is measured.
+ */
+function startScript(): string {
+  const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
+  return manifest.scripts.start;
+}
+
+function commandOf(
+  name: TargetName,
+  databaseUrl: string,
+  port: number,
+): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
   switch (name) {
     case "service":
-      return { args: ["dist/main.js"], env: { DATABASE_URL: databaseUrl, PORT: String(port), RATE_LIMIT_PER_MINUTE: "0" }, cwd: repoRoot };
+      return {
+        command: "sh",
+        args: ["-c", startScript()],
+        // `node` in the script is the one running the bench.
+        env: {
+          DATABASE_URL: databaseUrl,
+          PORT: String(port),
+          RATE_LIMIT_PER_MINUTE: "0",
+          PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+        },
+        cwd: repoRoot,
+      };
     case "floor":
-      return { args: [...nodeWithTsx, "bench/floor.ts", "--database-url", databaseUrl, "--port", String(port)], env: {}, cwd: repoRoot };
+      return {
+        command: process.execPath,
+        args: [...nodeWithTsx, "bench/floor.ts", "--database-url", databaseUrl, "--port", String(port)],
+        env: {},
+        cwd: repoRoot,
+      };
     case "platformatic":
       return {
+        command: process.execPath,
         args: ["start-platformatic.mjs", "--database-url", databaseUrl, "--port", String(port)],
         env: {},
         cwd: path.join(repoRoot, "bench", "peers"),
@@ -37,8 +68,8 @@ function commandOf(name: TargetName, databaseUrl: string, port: number): { args:
 export const platformaticInstalled = () => fs.existsSync(path.join(repoRoot, "bench", "peers", "node_modules", "@platformatic", "db"));
 
 export async function startTarget(name: TargetName, databaseUrl: string, port: number): Promise<RunningTarget> {
-  const { args, env, cwd } = commandOf(name, databaseUrl, port);
-  const child: ChildProcess = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const { command, args, env, cwd } = commandOf(name, databaseUrl, port);
+  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
