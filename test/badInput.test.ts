@@ -431,6 +431,39 @@ describe("oversized body", () => {
     await expectUnchanged(state);
   });
 
+  test("chunked bodies within the limit are read whole, over it refused: REST and GraphQL", async () => {
+    const state = await setup();
+    const chunked = (text: string, pieces: number) => {
+      const bytes = new TextEncoder().encode(text);
+      const size = Math.ceil(bytes.length / pieces);
+      let at = 0;
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (at >= bytes.length) return controller.close();
+          controller.enqueue(bytes.slice(at, (at += size)));
+        },
+      });
+    };
+    const send = (path: string, text: string, pieces: number) =>
+      fetch(`${service.url}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-API-Key": state.apiKey },
+        body: chunked(text, pieces),
+        duplex: "half",
+      } as RequestInit);
+    const created = await send("/vehicles", JSON.stringify({ plate: "CHUNK-1", comment: "ü".repeat(2000) }), 7);
+    expect(created.status).toBe(201);
+    expect((await created.json()).data).toMatchObject({ plate: "CHUNK-1", comment: "ü".repeat(2000) });
+    const query = JSON.stringify({ query: `{ vehicles(search: "chunk-1") { meta { total } } }` });
+    const answered = await send("/graphql", query, 5);
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toEqual({ data: { vehicles: { meta: { total: 1 } } } });
+    const big = JSON.stringify({ query: `mutation { createVehicle(input: {plate: "GQL-BIG", comment: "${"x".repeat(2 * 1024 * 1024)}"}) { id } }` });
+    const refused = await send("/graphql", big, 16);
+    expect(refused.status).toBe(413);
+    expect((await refused.json()).errors[0].extensions.code).toBe("BAD_USER_INPUT");
+  });
+
   test("a GraphQL request over the limit answers 413 with a GraphQL error and runs nothing", async () => {
     const state = await setup();
     const query = `mutation { createVehicle(input: {plate: "GQL-BIG", comment: "${"x".repeat(2 * 1024 * 1024)}"}) { id } }`;

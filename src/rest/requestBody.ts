@@ -10,8 +10,12 @@ export const bodyTooLarge = () =>
   errorJson(413, `The request body must not exceed ${maxBodyBytes} bytes.`, { Connection: "close" });
 
 /** The body as text, or null as soon as it grows past the limit (chunked bodies included). */
-async function readLimitedText(request: Request): Promise<string | null> {
-  if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) return null;
+export async function readLimitedText(request: Request): Promise<string | null> {
+  const declared = request.headers.get("content-length");
+  if (Number(declared ?? 0) > maxBodyBytes) return null;
+  // A declared length is enforced by the HTTP parser: such a body can be taken whole (and the
+  // server has usually read it already: src/server/requestBodies.ts).
+  if (declared !== null) return request.text();
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -13,7 +13,7 @@ import { createSofaClient, restErrorResponse } from "../rest/sofa";
 import { codeOf, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
 import type { GraphQLError } from "graphql";
 import { errorJson, json } from "../rest/responses";
-import { maxBodyBytes } from "../rest/requestBody";
+import { maxBodyBytes, readLimitedText } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
 import { publicEndpoints } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
@@ -62,8 +62,22 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
     return retryAfter ? { refusal: rateLimited(retryAfter) } : { network };
   }
 
-  async function handleGraphql(request: Request): Promise<Response> {
-    if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) {
+  /**
+   * The request with a body of known size within the limit, or null when it is too large. The
+   * HTTP server declares every body's size (src/server/requestBodies.ts); a body of unknown
+   * length (the app called without it) is read here, within the limit.
+   */
+  async function boundedBody(request: Request): Promise<Request | null> {
+    if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) return null;
+    if (request.headers.has("content-length") || !request.body) return request;
+    const text = await readLimitedText(request);
+    if (text === null) return null;
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+  }
+
+  async function handleGraphql(received: Request): Promise<Response> {
+    const request = await boundedBody(received);
+    if (!request) {
       return json(
         413,
         { errors: [{ message: `The request body must not exceed ${maxBodyBytes} bytes.`, extensions: { code: "BAD_USER_INPUT" } }] },

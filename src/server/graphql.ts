@@ -70,6 +70,9 @@ export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: ()
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
+    // The app refuses bodies over 1 MiB before Yoga sees them (src/server/app.ts), and Yoga's
+    // own limit would pipe every body through a web TransformStream.
+    maxRequestBodySize: false,
     logging: false,
     plugins: [compiledExecution, codeVariableErrors],
     context: ({ network }) => ({ db, network, now }),

@@ -3,6 +3,7 @@
 import http from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { App } from "./app";
+import { readBodyFirst } from "./requestBodies";
 
 export interface RunningServer {
   url: string;
@@ -11,7 +12,13 @@ export interface RunningServer {
 
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
-  const server = http.createServer(adapter);
+  const server = http.createServer((request, response) => {
+    readBodyFirst(request).then(
+      () => adapter(request, response),
+      // The client went away while sending; nobody is left to answer.
+      () => request.destroy(),
+    );
+  });
   // Longer than the idle timeout of common load balancers and HTTP clients (60 s), so a client
   // never reuses a connection at the moment the server closes it ("other side closed").
   server.keepAliveTimeout = 65_000;
