@@ -2,7 +2,7 @@
 // the real number of rows after any mix of concurrent creates and deletes.
 import { startService, type TestService } from "./support/service";
 import { client } from "./support/http";
-import { countSearchMatches, knownVehicleTotal } from "../src/resolvers/vehicleQueries";
+import { knownVehicleTotal, selectSearchPageCounting } from "../src/resolvers/vehicleQueries";
 
 let service: TestService;
 beforeAll(async () => {
@@ -97,16 +97,32 @@ describe("kept search totals", () => {
     await api.post("/vehicles", { plate: "K-1", owner: "Known Ekdahl" });
     const filter = { networkId: network.id, needle: "ekdahl" };
     const read = service.db.read;
-    expect(await knownVehicleTotal(read, filter)).toBeNull();
-    expect(await countSearchMatches(read, filter)).toBe(1);
-    expect(await knownVehicleTotal(read, filter)).toBe(1);
-    expect(await knownVehicleTotal(read, { ...filter, needle: "ekdah" })).toBeNull();
+    const count = async () => {
+      const { version } = await knownVehicleTotal(read, filter);
+      return (await selectSearchPageCounting(read, filter, null, 15, 0, version)).total;
+    };
+    expect((await knownVehicleTotal(read, filter)).total).toBeNull();
+    expect(await count()).toBe(1);
+    expect((await knownVehicleTotal(read, filter)).total).toBe(1);
+    expect((await knownVehicleTotal(read, { ...filter, needle: "ekdah" })).total).toBeNull();
     await api.patch(`/vehicles/${(await api.get("/vehicles")).body.data[0].id}`, { color: "Blau" });
-    expect(await knownVehicleTotal(read, filter)).toBeNull();
-    expect(await countSearchMatches(read, filter)).toBe(1);
-    expect(await knownVehicleTotal(read, filter)).toBe(1);
+    expect((await knownVehicleTotal(read, filter)).total).toBeNull();
+    expect(await count()).toBe(1);
+    expect((await knownVehicleTotal(read, filter)).total).toBe(1);
     // Without a search the total is the network's kept count.
-    expect(await knownVehicleTotal(read, { networkId: network.id, needle: null })).toBe(1);
+    expect((await knownVehicleTotal(read, { networkId: network.id, needle: null })).total).toBe(1);
+  });
+
+  test("the first search of a term past its last page still learns the total", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (let i = 0; i < 4; i++) expect((await api.post("/vehicles", { plate: `FAR-${i}`, owner: "Far Page" })).status).toBe(201);
+    const far = await api.get("/vehicles?search=far%20page&per_page=2&page=5");
+    expect(far.body.meta).toMatchObject({ total: 4, last_page: 2, from: null });
+    expect(far.body.data).toEqual([]);
+    const sorted = await api.get("/vehicles?search=FAR-&per_page=3&sort_field=plate&sort_order=desc");
+    expect(sorted.body.meta.total).toBe(4);
+    expect(sorted.body.data.map((vehicle: { plate: string }) => vehicle.plate)).toEqual(["FAR-3", "FAR-2", "FAR-1"]);
   });
 
   test("paging through a search: the same total on every page, empty pages past the end", async () => {

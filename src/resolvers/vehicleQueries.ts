@@ -74,6 +74,13 @@ export interface VehicleOrder {
   nullsLast: boolean;
 }
 
+const orderByOf = (order: VehicleOrder | null) => {
+  const direction = Prisma.raw(order?.direction === "desc" ? "DESC" : "ASC");
+  return order
+    ? Prisma.sql`ORDER BY ${Prisma.raw(order.column)} ${direction}${Prisma.raw(order.nullsLast ? " NULLS LAST" : "")}, id ${direction}`
+    : Prisma.sql`ORDER BY id ASC`;
+};
+
 export async function selectVehiclePage(
   read: ReadSql,
   filter: VehicleFilter,
@@ -81,46 +88,66 @@ export async function selectVehiclePage(
   limit: number,
   offset: number,
 ): Promise<Vehicle[]> {
-  const direction = Prisma.raw(order?.direction === "desc" ? "DESC" : "ASC");
-  const orderBy = order
-    ? Prisma.sql`ORDER BY ${Prisma.raw(order.column)} ${direction}${Prisma.raw(order.nullsLast ? " NULLS LAST" : "")}, id ${direction}`
-    : Prisma.sql`ORDER BY id ASC`;
   const rows = await read<VehicleRow>(Prisma.sql`
-    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter)} ${orderBy} LIMIT ${limit} OFFSET ${offset}`);
+    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
   return rows.map(vehicleOf);
 }
 
 /** Search totals kept per read path, i.e. per database a process has open. */
 const searchTotalsByDatabase = new WeakMap<ReadSql, SearchTotals>();
 
-const totalOf = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0);
-
-/**
- * The total without a count over the network's rows, or null when one is needed: without a
- * search, the network's count kept by triggers; with one, a total kept at the network's
- * current vehicle_version (src/resolvers/searchTotals.ts).
- */
-export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<number | null> {
-  const [network] = await read<{ total: number | string; version: number | string }>(
-    Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
-  );
-  if (!network) return 0;
-  if (!filter.needle) return Number(network.total);
-  return searchTotalsOf(read).get(filter.networkId, filter.needle, String(network.version)) ?? null;
-}
-
-/** Counts the matches of a search, and keeps the total at the version read before counting. */
-export async function countSearchMatches(read: ReadSql, filter: VehicleFilter & { needle: string }): Promise<number> {
-  const [network] = await read<{ version: number | string }>(
-    Prisma.sql`SELECT vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
-  );
-  const total = totalOf(await read(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`));
-  if (network) searchTotalsOf(read).set(filter.networkId, filter.needle, String(network.version), total);
-  return total;
-}
-
 function searchTotalsOf(read: ReadSql): SearchTotals {
   let totals = searchTotalsByDatabase.get(read);
   if (!totals) searchTotalsByDatabase.set(read, (totals = new SearchTotals()));
   return totals;
+}
+
+export interface KnownTotal {
+  /** The total, or null when the matches of a search must be counted. */
+  total: number | null;
+  /** The network's vehicle_version when the total was looked up. */
+  version: string;
+}
+
+/**
+ * The total without a count over the network's rows where possible: without a search, the
+ * network's count kept by triggers; with one, a total kept at the network's current
+ * vehicle_version (src/resolvers/searchTotals.ts).
+ */
+export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<KnownTotal> {
+  const [network] = await read<{ total: number | string; version: number | string }>(
+    Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
+  );
+  if (!network) return { total: 0, version: "" };
+  const version = String(network.version);
+  if (!filter.needle) return { total: Number(network.total), version };
+  return { total: searchTotalsOf(read).get(filter.networkId, filter.needle, version) ?? null, version };
+}
+
+/**
+ * A page of a search and the number of all its matches, from one pass over the network's rows
+ * (a window count), for a search whose total is not kept yet. The total is then kept at
+ * `version`, read before: a write in between makes the kept total newer than its version,
+ * which is harmless, as readers of the newer version do not match it.
+ */
+export async function selectSearchPageCounting(
+  read: ReadSql,
+  filter: VehicleFilter & { needle: string },
+  order: VehicleOrder | null,
+  limit: number,
+  offset: number,
+  version: string,
+): Promise<{ data: Vehicle[]; total: number }> {
+  const rows = await read<VehicleRow & { matches: number | string }>(Prisma.sql`
+    SELECT ${vehicleColumns}, COUNT(*) OVER () AS matches
+    FROM vehicles ${whereOf(filter)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+  // A page past the last match has no row to carry the count.
+  const total =
+    rows.length > 0
+      ? Number(rows[0].matches)
+      : offset === 0
+        ? 0
+        : Number((await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`))[0].total);
+  searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
+  return { data: rows.map(vehicleOf), total };
 }

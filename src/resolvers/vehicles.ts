@@ -1,7 +1,7 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
-import { countSearchMatches, knownVehicleTotal, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
+import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
@@ -75,15 +75,18 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
   const needle = args.search ? searchNeedle(args.search) : "";
   const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
   const offset = (page - 1) * perPage;
-  const selectPage = () => selectVehiclePage(ctx.db.read, filter, orderOf(args), perPage, offset);
-  let total = await knownVehicleTotal(ctx.db.read, filter);
+  const order = orderOf(args);
+  const known = await knownVehicleTotal(ctx.db.read, filter);
+  let total: number;
   let data: Vehicle[];
-  if (total !== null) {
+  if (known.total !== null) {
+    total = known.total;
     // A page past the last match needs no look at the rows: a search for a rare or absent
     // term would otherwise scan the whole network.
-    data = offset < total ? await selectPage() : [];
+    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset) : [];
   } else {
-    [total, data] = await Promise.all([countSearchMatches(ctx.db.read, { ...filter, needle: filter.needle! }), selectPage()]);
+    const searched = { ...filter, needle: filter.needle! };
+    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, order, perPage, offset, known.version));
   }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
