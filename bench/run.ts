@@ -15,7 +15,7 @@ import type { BenchKeys } from "./seed/keysFile";
 import { measure, type Measurement } from "./load/measure";
 import { markdown, type BenchResults } from "./load/report";
 import { scenarios as allScenarios, type Fixture } from "./load/scenarios";
-import { platformaticInstalled, startTarget, type TargetName } from "./load/targets";
+import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
 
 async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> {
   const page = async (role: keyof BenchKeys) => {
@@ -71,28 +71,31 @@ async function main() {
   const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
 
   const run: BenchResults = { database, size, connections, durationSeconds, scenarios: [], results: {}, peakRssMb: {} };
+  // All servers run side by side, idle but one, and each scenario measures them one right after
+  // another: a machine whose speed drifts over minutes (shared virtual CPUs) then skews every
+  // server alike, not the one measured last.
+  const running: RunningTarget[] = [];
   try {
     let port = 4600;
-    for (const name of targets) {
-      const target = await startTarget(name, databaseUrl, port++);
-      try {
-        if (run.scenarios.length === 0) run.scenarios = allScenarios(await fixtureOf(target.url, keys));
-        // Warm-up, so the JIT and caches are in the same state for every server.
-        const warm = run.scenarios[0].requests[name];
-        if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
-        for (const scenario of run.scenarios) {
-          const request = scenario.requests[name];
-          if (!request) continue;
-          const result: Measurement = await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds });
-          (run.results[scenario.name] ??= {})[name] = result;
-          console.error(`${name.padEnd(12)} ${scenario.name.padEnd(32)} ${result.requestsPerSecond} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.failures ? `  ${result.failures} FAILED` : ""}`);
-        }
-        run.peakRssMb[name] = target.peakRssMb();
-      } finally {
-        await target.stop();
+    for (const name of targets) running.push(await startTarget(name, databaseUrl, port++));
+    run.scenarios = allScenarios(await fixtureOf(running[0].url, keys));
+    // Warm-up, so the JIT and caches are in the same state for every server.
+    for (const target of running) {
+      const warm = run.scenarios[0].requests[target.name];
+      if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
+    }
+    for (const scenario of run.scenarios) {
+      for (const target of running) {
+        const request = scenario.requests[target.name];
+        if (!request) continue;
+        const result: Measurement = await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds });
+        (run.results[scenario.name] ??= {})[target.name] = result;
+        console.error(`${target.name.padEnd(12)} ${scenario.name.padEnd(32)} ${result.requestsPerSecond} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.failures ? `  ${result.failures} FAILED` : ""}`);
       }
     }
+    for (const target of running) run.peakRssMb[target.name] = target.peakRssMb();
   } finally {
+    await Promise.all(running.map((target) => target.stop()));
     if (!flags["seeded-url"]) await drop();
   }
 
