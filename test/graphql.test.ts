@@ -2,6 +2,7 @@
 // GraphQL seeing the same data, GraphiQL offline, and the committed schema.graphql being current.
 import fs from "node:fs";
 import path from "node:path";
+import { getIntrospectionQuery } from "graphql";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { vehicleResponseFields } from "./support/contract";
 import { client, type Client } from "./support/http";
@@ -433,6 +434,9 @@ describe("compiled execution", () => {
       [vehicleQuery, { id: { not: "an id" } }],
       [`query Page($search: String) { vehicles(search: $search, perPage: 2) { data { plate owner wanted generalInspection } meta { total } } }`, { search: "jörg" }],
       [createVehicleMutation, { input: { plate: "" } }],
+      // GraphiQL's schema query: introspection compiled like any other operation.
+      [getIntrospectionQuery(), {}],
+      [`fragment Plates on VehiclePage { data { plate } } { vehicles(search: "jörg") { ...Plates meta { total } } }`, {}],
     ];
     for (const [query, variables] of operations) {
       const runs = [];
