@@ -141,13 +141,14 @@ export async function selectSearchPageCounting(
   const rows = await read<VehicleRow & { matches: number | string }>(Prisma.sql`
     SELECT ${vehicleColumns}, COUNT(*) OVER () AS matches
     FROM vehicles ${whereOf(filter)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+  let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
-  const total =
-    rows.length > 0
-      ? Number(rows[0].matches)
-      : offset === 0
-        ? 0
-        : Number((await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`))[0].total);
+  if (rows.length === 0 && offset > 0) total = await countMatches(read, filter);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
+}
+
+async function countMatches(read: ReadSql, filter: VehicleFilter): Promise<number> {
+  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter)}`);
+  return Number(row.total);
 }

@@ -43,6 +43,9 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     return result.ok ? respond(result) : result.response;
   };
 
+  /** The vehicle id of a /vehicles/{vehicle} path, under the operation's argument name. */
+  const vehicleParams = (rest: RestRequest) => (rest.params.vehicle === undefined ? undefined : { id: rest.params.vehicle });
+
   /** POST/PUT/PATCH of a vehicle: the flat JSON body becomes the mutation's `input`. */
   const writeVehicle = (inputTypeName: string, operation: SofaOperation): RestHandler =>
     async (rest) => {
@@ -52,8 +55,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
       const input = bodyToInput(check, read.body ?? {}, inputType(inputTypeName));
       const rejected = invalid(check);
       if (rejected) return rejected;
-      const params = rest.params.vehicle === undefined ? undefined : { id: rest.params.vehicle };
-      return call(rest, { operation, params, variables: { input } }, ({ status, data }) => json(status, { data }));
+      return call(rest, { operation, params: vehicleParams(rest), variables: { input } }, ({ status, data }) => json(status, { data }));
     };
 
   /** POST /dutytime/...: a body is optional; when sent it must be a JSON object (ignored). */
@@ -67,8 +69,6 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   /** GET of a statistic: the operation's result is the response body. */
   const statistic = (operation: SofaOperation): RestHandler => (rest) =>
     call(rest, { operation }, ({ data }) => json(200, data));
-
-  const vehicleParams = (rest: RestRequest) => ({ id: rest.params.vehicle });
 
   return [
     {
