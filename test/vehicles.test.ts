@@ -2,6 +2,7 @@
 import { startService, type TestService } from "./support/service";
 import { vehicleResponseFields } from "./support/contract";
 import { client, type ApiResponse, type Client } from "./support/http";
+import { splitPageJson } from "../src/rest/vehicleList";
 
 let service: TestService;
 beforeAll(async () => {
@@ -492,6 +493,26 @@ describe("GET /vehicles pagination", () => {
     expect(ignoredAlias.status).toBe(200);
     expect(ignoredAlias.body.meta.per_page).toBe(5);
     expect((await api.get("/vehicles?perPage=101")).status).toBe(422);
+  });
+});
+
+describe("GET /vehicles page JSON", () => {
+  test("vehicle texts that look like the page's own keys are listed exactly as stored", async () => {
+    const api = await newApi();
+    const tricky = { plate: "JS-1", owner: '{"data":[1]}', comment: ',"meta":{"total":99}}', color: '\\",\"meta\":' };
+    const created = await create(api, tricky);
+    const response = await api.get("/vehicles?search=js-1");
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual([expect.objectContaining({ id: created.id, ...tricky })]);
+    expect(response.body.meta).toEqual(expect.objectContaining({ total: 1, from: 1, to: 1, last_page: 1 }));
+    expect(Object.keys(response.body)).toEqual(["data", "links", "meta"]);
+  });
+
+  test("a page serialized in another key order is parsed whole", () => {
+    const meta = { currentPage: 1, perPage: 15, total: 1, lastPage: 1, from: 1, to: 1 };
+    const data = [{ id: 1, comment: ',"meta":{}' }];
+    expect(splitPageJson(JSON.stringify({ meta, data }))).toEqual({ dataJson: JSON.stringify(data), meta });
+    expect(splitPageJson(JSON.stringify({ data, meta }))).toEqual({ dataJson: JSON.stringify(data), meta });
   });
 });
 

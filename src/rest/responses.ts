@@ -7,7 +7,12 @@ import { Response } from "@whatwg-node/fetch";
 const jsonHeaders = { "Content-Type": "application/json; charset=utf-8" };
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...jsonHeaders, ...headers } });
+  return jsonText(status, JSON.stringify(body), headers);
+}
+
+/** A body that is JSON text already. */
+export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { ...jsonHeaders, ...headers } });
 }
 
 export function errorJson(status: number, message: string, headers: Record<string, string> = {}): Response {

@@ -5,11 +5,11 @@ import type { NetworkScope } from "../context";
 import { Validator } from "../resolvers/validation";
 import { validationSummary, type FieldErrors } from "../errors";
 import { readJsonObject } from "./requestBody";
-import { json, noContent, validationJson } from "./responses";
+import { jsonText, noContent, validationJson } from "./responses";
 import type { PathParams, Route } from "./router";
 import type { CallSofa, SofaCall, SofaOperation, SofaResult } from "./sofa";
 import { bodyToInput } from "./variables";
-import { laravelPage, listQueryToVariables, restNameOf } from "./vehicleList";
+import { laravelPageJson, listQueryToVariables, restNameOf } from "./vehicleList";
 
 export interface RestRequest {
   request: Request;
@@ -43,6 +43,9 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     return result.ok ? respond(result) : result.response;
   };
 
+  /** The contract's `{"data": ...}` around the operation's JSON, which is not parsed again. */
+  const dataJson = (status: number, operationJson: string) => jsonText(status, `{"data":${operationJson}}`);
+
   /** The vehicle id of a /vehicles/{vehicle} path, under the operation's argument name. */
   const vehicleParams = (rest: RestRequest) => (rest.params.vehicle === undefined ? undefined : { id: rest.params.vehicle });
 
@@ -55,7 +58,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
       const input = bodyToInput(check, read.body ?? {}, inputType(inputTypeName));
       const rejected = invalid(check);
       if (rejected) return rejected;
-      return call(rest, { operation, params: vehicleParams(rest), variables: { input } }, ({ status, data }) => json(status, { data }));
+      return call(rest, { operation, params: vehicleParams(rest), variables: { input } }, ({ status, json }) => dataJson(status, json));
     };
 
   /** POST /dutytime/...: a body is optional; when sent it must be a JSON object (ignored). */
@@ -63,12 +66,12 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     const read = await readJsonObject(rest.request);
     if (!read.ok) return read.response;
     const operation = action === "toggle" ? "Mutation.toggleDutytime" : "Mutation.stopDutytime";
-    return call(rest, { operation, params: { identifier: rest.params.identifier } }, ({ data }) => json(200, { data }));
+    return call(rest, { operation, params: { identifier: rest.params.identifier } }, ({ json }) => dataJson(200, json));
   };
 
   /** GET of a statistic: the operation's result is the response body. */
   const statistic = (operation: SofaOperation): RestHandler => (rest) =>
-    call(rest, { operation }, ({ data }) => json(200, data));
+    call(rest, { operation }, ({ json }) => jsonText(200, json));
 
   return [
     {
@@ -81,14 +84,14 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
         if (rejected) return rejected;
         const result = await callSofa({ operation: "Query.vehicles", query }, rest.network);
         if (!result.ok) return renameErrorFields(result.response, restNameOf);
-        return json(200, laravelPage(rest.url, result.data as Parameters<typeof laravelPage>[1]));
+        return jsonText(200, laravelPageJson(rest.url, result.json));
       },
     },
     { method: "POST", path: "/vehicles", handler: writeVehicle("CreateVehicleInput", "Mutation.createVehicle") },
     {
       method: "GET",
       path: "/vehicles/{vehicle}",
-      handler: (rest) => call(rest, { operation: "Query.vehicle", params: vehicleParams(rest) }, ({ data }) => json(200, { data })),
+      handler: (rest) => call(rest, { operation: "Query.vehicle", params: vehicleParams(rest) }, ({ json }) => dataJson(200, json)),
     },
     // PUT and PATCH both update only the fields sent (CONTRACT), so both run updateVehicle.
     { method: "PUT", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", "Mutation.updateVehicle") },

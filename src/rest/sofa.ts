@@ -50,7 +50,8 @@ export function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
 export interface SofaSuccess {
   ok: true;
   status: number;
-  data: unknown;
+  /** The operation's result as SOFA serialized it: passed on as text, not parsed again. */
+  json: string;
 }
 export type SofaResult = SofaSuccess | { ok: false; response: Response };
 
@@ -115,7 +116,7 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     };
     const response = await handlers.get(call.operation)!(request, { network });
     if (response.status >= 400) return { ok: false, response };
-    return { ok: true, status: response.status, data: await response.json() };
+    return { ok: true, status: response.status, json: await response.text() };
   };
 }
 

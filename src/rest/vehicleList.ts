@@ -30,36 +30,50 @@ export function listQueryToVariables(check: Validator, url: URL, args: readonly 
   return variables;
 }
 
-interface GraphqlPage {
-  data: unknown[];
-  meta: { currentPage: number; perPage: number; total: number; lastPage: number; from: number | null; to: number | null };
+type PageMeta = { currentPage: number; perPage: number; total: number; lastPage: number; from: number | null; to: number | null };
+
+const dataKey = '{"data":';
+const metaKey = ',"meta":';
+
+/**
+ * SOFA's JSON of a VehiclePage (`{"data":[...],"meta":{...}}`) as the vehicles' JSON text, which
+ * is passed on as it is, and the parsed meta: a page is serialized once, not parsed and
+ * serialized again. `,"meta":` can only be the key (a quote inside a JSON string is escaped),
+ * and the meta object holds numbers only; another shape is parsed whole.
+ */
+export function splitPageJson(json: string): { dataJson: string; meta: PageMeta } {
+  const metaAt = json.lastIndexOf(metaKey);
+  if (json.startsWith(dataKey) && metaAt > dataKey.length && json.endsWith("}")) {
+    return { dataJson: json.slice(dataKey.length, metaAt), meta: JSON.parse(json.slice(metaAt + metaKey.length, -1)) as PageMeta };
+  }
+  const page = JSON.parse(json) as { data: unknown[]; meta: PageMeta };
+  return { dataJson: JSON.stringify(page.data), meta: page.meta };
 }
 
-/** Laravel's paginator envelope; links keep the request's other query parameters. */
-export function laravelPage(url: URL, page: GraphqlPage) {
+/** Laravel's paginator envelope as JSON; links keep the request's other query parameters. */
+export function laravelPageJson(url: URL, pageJson: string): string {
+  const { dataJson, meta } = splitPageJson(pageJson);
   const path = `${url.origin}${url.pathname}`;
   const linkTo = (pageNumber: number) => {
     const query = new URLSearchParams(url.searchParams);
     query.set("page", String(pageNumber));
     return `${path}?${query}`;
   };
-  const { currentPage, lastPage } = page.meta;
-  return {
-    data: page.data,
-    links: {
-      first: linkTo(1),
-      last: linkTo(lastPage),
-      prev: currentPage > 1 ? linkTo(Math.min(currentPage - 1, lastPage)) : null,
-      next: currentPage < lastPage ? linkTo(currentPage + 1) : null,
-    },
-    meta: {
-      current_page: currentPage,
-      from: page.meta.from,
-      last_page: lastPage,
-      path,
-      per_page: page.meta.perPage,
-      to: page.meta.to,
-      total: page.meta.total,
-    },
+  const { currentPage, lastPage } = meta;
+  const links = {
+    first: linkTo(1),
+    last: linkTo(lastPage),
+    prev: currentPage > 1 ? linkTo(Math.min(currentPage - 1, lastPage)) : null,
+    next: currentPage < lastPage ? linkTo(currentPage + 1) : null,
   };
+  const laravelMeta = {
+    current_page: currentPage,
+    from: meta.from,
+    last_page: lastPage,
+    path,
+    per_page: meta.perPage,
+    to: meta.to,
+    total: meta.total,
+  };
+  return `${dataKey}${dataJson},"links":${JSON.stringify(links)},"meta":${JSON.stringify(laravelMeta)}}`;
 }
