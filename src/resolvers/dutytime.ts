@@ -2,6 +2,7 @@
 // index allows one open entry per officer, so concurrent calls can never open a second entry.
 import type { Context } from "../context";
 import { Prisma, type Officer } from "../generated/prisma/client";
+import { storedInstant } from "../db/storedInstant";
 import { findOfficer } from "./officers";
 import { isUniqueViolation } from "./databaseErrors";
 import { conflict } from "../errors";
@@ -66,5 +67,5 @@ export async function activeOfficers(ctx: Context): Promise<ActiveOfficer[]> {
     FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id
     WHERE d.network_id = ${ctx.network.id} AND d.ended_at IS NULL
     ORDER BY d.started_at ASC, d.id ASC`);
-  return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: new Date(row.started_at) }));
+  return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: storedInstant(row.started_at) }));
 }

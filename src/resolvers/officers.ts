@@ -2,6 +2,7 @@
 import type { Context, NetworkScope } from "../context";
 import type { Prisma as PrismaClient } from "../db/client";
 import { Prisma, type Officer } from "../generated/prisma/client";
+import { storedInstant } from "../db/storedInstant";
 import { conflict, notFound } from "../errors";
 import { Validator, characterCount, messages } from "./validation";
 import { isUniqueViolation } from "./databaseErrors";
@@ -34,7 +35,7 @@ export async function findOfficer(ctx: Context, identifier: string): Promise<Off
     WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`);
   const row = rows[0];
   if (!row) throw notFound("Officer");
-  return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: new Date(row.created_at) };
+  return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: storedInstant(row.created_at) };
 }
 
 export interface OfficerInput {

@@ -3,6 +3,7 @@
 // here, as each adapter spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../generated/prisma/client";
 import type { ReadSql } from "../db/adapterReads";
+import { storedInstant } from "../db/storedInstant";
 import { SearchTotals } from "./searchTotals";
 
 const vehicleColumns = Prisma.raw(
@@ -46,8 +47,8 @@ const vehicleOf = (row: VehicleRow): Vehicle => ({
   synced: isTrue(row.synced),
   syncId: row.sync_id,
   searchText: row.search_text,
-  createdAt: new Date(row.created_at),
-  updatedAt: new Date(row.updated_at),
+  createdAt: storedInstant(row.created_at),
+  updatedAt: storedInstant(row.updated_at),
 });
 
 export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {

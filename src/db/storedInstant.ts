@@ -1,0 +1,29 @@
+// Instants as the adapters read them: ISO text with a "+00:00" offset. Formatting a Date back
+// to ISO text costs ~0.8 us in Node 20, and a list page formats 30 of them: an instant read in
+// the canonical millisecond form keeps its text, so serializing it formats nothing.
+
+/** `2026-11-21T22:32:09.003+00:00`: what Prisma's adapters write and read for an instant. */
+const canonicalLength = "2026-11-21T22:32:09.003+00:00".length;
+
+/** A Date that answers toISOString (and so toJSON) with the text it was read from. */
+class StoredInstant extends Date {
+  readonly #iso: string;
+
+  constructor(iso: string) {
+    super(iso);
+    this.#iso = iso;
+  }
+
+  override toISOString(): string {
+    return this.#iso;
+  }
+}
+
+/** The Date of an instant read from the database (ISO text, or a Date from some drivers). */
+export function storedInstant(value: Date | string): Date {
+  if (typeof value === "string" && value.length === canonicalLength && value.endsWith("+00:00") && value[10] === "T") {
+    const instant = new StoredInstant(`${value.slice(0, 23)}Z`);
+    if (!Number.isNaN(instant.getTime())) return instant;
+  }
+  return new Date(value);
+}
