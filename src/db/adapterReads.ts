@@ -1,7 +1,7 @@
-// Reads as plain SQL on the driver adapter that Prisma's client itself runs on (same connection
-// or pool, same locks). Prisma 6.19's client plans every query in Wasm, raw ones too: ~0.45 ms
-// of CPU per query against ~0.1 ms for the adapter alone, and a request makes two or three
-// reads. Writes stay with Prisma's client.
+// Hot reads on PostgreSQL, as plain SQL on the driver adapter that Prisma's client itself runs on
+// (same pool). Prisma 6.19's client plans every query in Wasm, raw ones too: ~0.45 ms of CPU per
+// query against ~0.1 ms for the adapter alone, and a request makes two or three reads. Writes
+// stay with Prisma's client. (SQLite reads: src/db/sqliteReads.ts.)
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
@@ -45,22 +45,6 @@ function scalarTypeOf(value: unknown): ArgScalarType {
 
 export type ReadSql = <Row>(query: Prisma.Sql) => Promise<Row[]>;
 
-type AdapterQuery = Parameters<QueryableAdapter["queryRaw"]>[0];
-
-/**
- * Prisma's libSQL adapter runs every query through `performIO` (under the adapter's lock, driver
- * errors converted) and then logs it and converts each row to an array of values, which a read
- * here would turn back into an object. libSQL's result rows are objects by column name already,
- * and the conversions do nothing for the columns read here (text, integers; no blobs): a read
- * takes them as they are. An adapter without the method is read through `queryRaw`.
- */
-interface LibsqlQueryable {
-  performIO(query: AdapterQuery): Promise<{ rows: unknown[] }>;
-}
-
-export const hasPerformIO = (adapter: object): adapter is LibsqlQueryable =>
-  typeof (adapter as Partial<LibsqlQueryable>).performIO === "function";
-
 /**
  * Runs a `Prisma.sql` query on the adapter and returns its rows as objects by column name.
  * Values come as the adapter gives them (dates as ISO text, 64-bit integers possibly as text):
@@ -69,15 +53,15 @@ export const hasPerformIO = (adapter: object): adapter is LibsqlQueryable =>
 export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<QueryableAdapter>): ReadSql {
   return async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const args = query.values;
-    const adapterQuery: AdapterQuery = {
+    const result = await (
+      await adapter()
+    ).queryRaw({
       // Prisma.sql renders `?` placeholders as .sql and `$1` ones as .text.
       sql: provider === "postgresql" ? query.text : query.sql,
       args,
       argTypes: args.map((value) => ({ scalarType: scalarTypeOf(value), arity: "scalar" as const })),
-    };
-    const queryable = await adapter();
-    if (hasPerformIO(queryable)) return (await queryable.performIO(adapterQuery)).rows as Row[];
-    const { columnNames, rows } = await queryable.queryRaw(adapterQuery);
+    });
+    const { columnNames, rows } = result;
     return rows.map((values) => {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < columnNames.length; i++) row[columnNames[i]] = values[i];

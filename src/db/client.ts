@@ -6,14 +6,18 @@ import { PrismaClient } from "../generated/prisma/client";
 import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
 import { SqliteAdapterFactory } from "./sqliteAdapter";
 import { openPostgres } from "./postgres";
-import { adapterReads, shareConnection, type QueryableAdapter, type ReadSql } from "./adapterReads";
+import { adapterReads, type ReadSql } from "./adapterReads";
+import { openSqliteReads } from "./sqliteReads";
 
 export type Prisma = PrismaClient;
 
 export interface Database {
   /** Writes, and reads that are not hot. */
   prisma: PrismaClient;
-  /** Hot reads: plain SQL on the adapter under `prisma` (src/db/adapterReads.ts says why). */
+  /**
+   * Hot reads as plain SQL: on SQLite a read-only libsql connection (src/db/sqliteReads.ts), on
+   * PostgreSQL the adapter under `prisma` (src/db/adapterReads.ts says why).
+   */
   read: ReadSql;
   provider: DatabaseProvider;
   url: string;
@@ -28,16 +32,18 @@ export function sqliteFilePath(url: string): string {
 
 export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
   const provider = providerOf(url);
-  let prisma: PrismaClient;
-  let adapter: () => Promise<QueryableAdapter>;
   if (provider === "postgresql") {
-    ({ prisma, adapter } = openPostgres(url, pool));
-  } else {
-    fs.mkdirSync(path.dirname(sqliteFilePath(url)), { recursive: true });
-    const factory = shareConnection(new SqliteAdapterFactory({ url }));
-    prisma = new PrismaClient({ adapter: factory });
-    adapter = factory.connection;
-    await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
+    const { prisma, adapter } = openPostgres(url, pool);
+    return { prisma, read: adapterReads(provider, adapter), provider, url, close: () => prisma.$disconnect() };
   }
-  return { prisma, read: adapterReads(provider, adapter), provider, url, close: () => prisma.$disconnect() };
+  const file = sqliteFilePath(url);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const prisma = new PrismaClient({ adapter: new SqliteAdapterFactory({ url }) });
+  await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
+  const reads = openSqliteReads(file);
+  const close = async () => {
+    reads.close();
+    await prisma.$disconnect();
+  };
+  return { prisma, read: reads.read, provider, url, close };
 }
