@@ -1,11 +1,15 @@
-// The floor's SQLite queries through @libsql/client, the driver under the service's Prisma
-// adapter. That client prepares every statement anew; the floor keeps each connection's
-// prepared statements by SQL text and runs them again (as src/db/sqliteAdapter.ts does for the
-// service), so a request only binds and steps.
-import { createClient, type Client, type InValue } from "@libsql/client";
+// The floor's SQLite queries, straight on libsql, the driver the service reads with
+// (src/db/sqliteReads.ts): prepared statements kept by SQL text, rows as arrays (raw mode), no
+// client library between. A request only binds and steps.
+import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
 import { countSql, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
+
+type InValue = string | number | boolean | null;
+
+/** libsql binds no booleans (the client library turned them into 0/1). */
+const bindable = (value: InValue) => (typeof value === "boolean" ? Number(value) : value);
 
 /** Prisma's libSQL adapter stores instants as ISO text with "+00:00" (and compares that text). */
 const toSqlite = (date: Date) => date.toISOString().slice(0, 23) + "+00:00";
@@ -15,49 +19,36 @@ function fromSqlite(value: unknown): string {
   return new Date(value as string | number).toISOString();
 }
 
-interface Statement {
-  columns(): unknown[];
-}
+type Statement = ReturnType<Database.Database["prepare"]>;
 
-/**
- * libsql's Database.prepare, answered from a per-connection cache of statements by SQL text;
- * a kept statement remembers its result columns (the client asks twice per run, natively).
- */
-function cachePreparedStatements(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require("libsql") as { prototype: { prepare(sql: string): Statement } };
-  const prepare = Database.prototype.prepare as ((sql: string) => unknown) & { floorCache?: boolean; cached?: boolean };
-  if (prepare.floorCache || prepare.cached) return;
-  const caches = new WeakMap<object, Map<string, Statement>>();
-  const rememberColumns = (statement: Statement) => {
-    const columns = statement.columns.bind(statement);
-    let known: unknown[] | undefined;
-    statement.columns = () => (known ??= columns());
-    return statement;
-  };
-  Database.prototype.prepare = Object.assign(
-    function (this: object, sql: string) {
-      let cache = caches.get(this);
-      if (!cache) caches.set(this, (cache = new Map()));
-      let statement = cache.get(sql);
-      if (statement === undefined) {
-        // PATCH writes a statement per set of changed columns: bound the cache all the same.
-        if (cache.size >= 500) cache.clear();
-        cache.set(sql, (statement = rememberColumns(prepare.call(this, sql) as Statement)));
-      }
-      return statement;
-    },
-    { floorCache: true },
-  );
+/** A statement's rows (as arrays) and the rows it changed. */
+interface RunResult {
+  rows: unknown[][];
+  rowsAffected: number;
 }
 
 const isUniqueViolation = (error: unknown) => /^SQLITE_CONSTRAINT/.test(String((error as { code?: unknown }).code));
 
 export async function openSqliteStore(url: string): Promise<Store> {
-  cachePreparedStatements();
-  const client: Client = createClient({ url });
-  await client.execute("PRAGMA busy_timeout = 5000");
-  const run = (sql: string, args: InValue[]) => client.execute({ sql, args });
+  const connection = new Database(url.replace(/^file:/, ""));
+  connection.prepare("PRAGMA busy_timeout = 5000").all();
+  const statements = new Map<string, Statement>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (statement === undefined) {
+      // PATCH writes a statement per set of changed columns: bound the cache all the same.
+      if (statements.size >= 500) statements.clear();
+      statements.set(sql, (statement = connection.prepare(sql)));
+      if (statement.reader) statement.raw(true);
+    }
+    return statement;
+  };
+  const run = async (sql: string, args: InValue[]): Promise<RunResult> => {
+    const statement = prepared(sql);
+    const values = args.map(bindable);
+    if (statement.reader) return { rows: statement.all(values) as unknown[][], rowsAffected: 0 };
+    return { rows: [], rowsAffected: statement.run(values).changes };
+  };
   const listSql = new Map<string, { count: string; page: string }>();
 
   return {
@@ -159,7 +150,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async close() {
-      client.close();
+      connection.close();
     },
   };
 }
