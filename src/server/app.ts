@@ -85,10 +85,10 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
       );
     }
     // GraphiQL itself is a page anyone may load; the operations it sends carry the key.
-    if (shouldRenderGraphiQL(request)) return graphql.fetch(request, {} as never);
+    if (shouldRenderGraphiQL(request)) return graphql.graphiql();
     const admitted = await admit(request);
     if ("refusal" in admitted) return graphqlRefusal(admitted.refusal);
-    return graphql.fetch(request, { network: admitted.network });
+    return graphql.handle(request, { network: admitted.network });
   }
 
   async function handleRest(request: Request, url: URL): Promise<Response> {
