@@ -459,6 +459,17 @@ describe("compiled execution", () => {
   });
 });
 
+describe("CORS", () => {
+  test("no CORS headers are sent: operations need the key header, which no preflight carries", async () => {
+    const { apiKey } = await service.network();
+    const response = await fetch(`${service.url}/graphql?query=${encodeURIComponent("{ __typename }")}`, {
+      headers: { Origin: "https://dashboard.example", "X-API-Key": apiKey },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
 describe("GraphiQL and schema", () => {
   test("GET /graphql from a browser answers GraphiQL without a key, with no external CDN", async () => {
     const response = await fetch(`${service.url}/graphql`, { headers: { Accept: "text/html" } });
