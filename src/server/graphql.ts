@@ -9,11 +9,12 @@ import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
 import { compiledExecute } from "./compiledExecute";
+import { answerKnownQueries } from "./knownQueries";
 
 /** Set by the app once the request's API key has been checked. */
-export interface ServerContext {
+export type ServerContext = {
   network: NetworkScope;
-}
+};
 
 const exampleQuery = `# Put your network's API key into the Headers tab below:
 #   {"X-API-Key": "vrd_..."}
@@ -83,7 +84,14 @@ const graphiqlOptions = {
  * GraphiQL below. There is no CORS: operations need the X-API-Key header, which no
  * cross-origin preflight gets past, and GraphiQL is served from the same origin.
  */
-export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: () => Date) {
+export function createGraphqlServer(
+  schema: GraphQLSchema,
+  db: Database,
+  now: () => Date,
+  /** knownQueries: false leaves every request to Yoga's pipeline (tests compare both ways). */
+  { knownQueries = true }: { knownQueries?: boolean } = {},
+) {
+  const contextOf = ({ network }: ServerContext): Context => ({ db, network, now });
   const options: YogaServerOptions<ServerContext, Context> = {
     schema,
     graphqlEndpoint: "/graphql",
@@ -94,8 +102,8 @@ export function createGraphqlServer(schema: GraphQLSchema, db: Database, now: ()
     // own limit would pipe every body through a web TransformStream.
     maxRequestBodySize: false,
     logging: false,
-    plugins: [compiledExecution, codeVariableErrors],
-    context: ({ network }) => ({ db, network, now }),
+    plugins: [...(knownQueries ? [answerKnownQueries(schema, contextOf)] : []), compiledExecution, codeVariableErrors],
+    context: contextOf,
     maskedErrors: {
       isDev: false,
       maskError(error, message, isDev) {
