@@ -37,17 +37,32 @@ function prisma(args: string[], databaseUrl: string): Promise<CliResult> {
   });
 }
 
-/** `migrate diff --exit-code`: 0 when the migrations produce exactly the schema, 2 on a difference. */
-function driftCheck(provider: "sqlite" | "postgresql", databaseUrl: string): Promise<CliResult> {
-  return prisma(
+/**
+ * Hand-written tables Prisma's schema cannot describe: SQLite's FTS5 search index and the
+ * shadow tables FTS5 keeps for it. The diff lists them as "to drop"; nothing else may differ.
+ */
+const undescribedTables = /"vehicles_search(_config|_data|_docsize|_idx)?"/;
+
+/**
+ * `migrate diff --script`, reduced to the statements that matter: an empty result (code 0) when
+ * the migrations produce exactly the schema, else code 2 with the differing statements.
+ */
+async function driftCheck(provider: "sqlite" | "postgresql", databaseUrl: string): Promise<CliResult> {
+  const result = await prisma(
     [
       "migrate", "diff",
       "--from-migrations", path.join("prisma", provider, "migrations"),
       "--to-schema-datamodel", path.join("prisma", provider, "schema.prisma"),
-      "--exit-code",
+      "--script",
     ],
     databaseUrl,
   );
+  if (result.code !== 0) return result;
+  const differences = result.stdout
+    .split(";")
+    .map((statement) => statement.replace(/--[^\n]*/g, "").trim())
+    .filter((statement) => statement !== "" && !/^PRAGMA /i.test(statement) && !undescribedTables.test(statement));
+  return { ...result, code: differences.length === 0 ? 0 : 2, stdout: differences.join(";\n") };
 }
 
 /** Runs migrate() in a separate Node process at `startAt` (ms since epoch); the names it applied. */
@@ -117,7 +132,7 @@ describe("migrations", () => {
       const dir = temporaryDir("vrd-cli-");
       try {
         const result = await driftCheck("sqlite", `file:${path.join(dir, "cli.db")}`);
-        expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+        expect({ code: result.code, differences: result.stdout }).toEqual({ code: 0, differences: "" });
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
@@ -130,7 +145,7 @@ describe("migrations", () => {
     async () => {
       // The server's database is not changed: the CLI adapter replays into a throwaway shadow database.
       const result = await driftCheck("postgresql", process.env.TEST_DATABASE_URL!);
-      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+      expect({ code: result.code, differences: result.stdout }).toEqual({ code: 0, differences: "" });
     },
     cliTimeoutMs,
   );

@@ -6,6 +6,9 @@ import type { ColumnValues, ListQuery, Store } from "./store";
 import { countSql, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 
+/** The service's limit for a search page through the trigram index (src/resolvers/vehicleQueries.ts). */
+const indexedSearchMatchesMax = 300;
+
 type InValue = string | number | boolean | null;
 
 /** libsql binds no booleans (the client library turned them into 0/1). */
@@ -49,7 +52,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     if (statement.reader) return { rows: statement.all(values) as unknown[][], rowsAffected: 0 };
     return { rows: [], rowsAffected: statement.run(values).changes };
   };
-  const listSql = new Map<string, { count: string; page: string }>();
+  const listSql = new Map<string, { count: string; page: string; indexedPage: string }>();
 
   return {
     async keyOwner(hash) {
@@ -68,20 +71,28 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async listVehicles(query) {
-      const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}`;
+      // As the service: a needle of 3+ characters counts through the trigram index, and its page
+      // too when its matches are few (src/resolvers/vehicleQueries.ts).
+      const indexable = query.pattern !== null && [...query.pattern].length - 2 >= 3;
+      const where = (indexed: boolean) =>
+        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "search_text" LIKE ?)` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
+      const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${indexable}`;
       let sql = listSql.get(key);
       if (!sql) {
-        const where = `"network_id" = ?${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
         sql = {
-          count: countSql(query.pattern !== null, () => "?"),
-          page: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
+          count: query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(indexable)}` : countSql(false, () => "?"),
+          page: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(false)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
+          indexedPage: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(indexable)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
         };
         listSql.set(key, sql);
       }
-      const where: InValue[] = query.pattern !== null ? [query.networkId, query.pattern] : [query.networkId];
-      const count = await run(sql.count, query.pattern !== null ? where : [query.networkId]);
-      const page = await run(sql.page, [...where, query.limit, query.offset]);
-      return { total: Number(count.rows[0][0]), rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
+      const args = (indexed: boolean): InValue[] =>
+        query.pattern === null ? [query.networkId] : indexed ? [query.networkId, query.pattern, query.pattern] : [query.networkId, query.pattern];
+      const count = await run(sql.count, args(indexable));
+      const total = Number(count.rows[0][0]);
+      const indexedPage = indexable && total <= indexedSearchMatchesMax;
+      const page = await run(indexedPage ? sql.indexedPage : sql.page, [...args(indexedPage), query.limit, query.offset]);
+      return { total, rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
     },
 
     async findVehicle(networkId, id) {

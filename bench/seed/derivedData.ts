@@ -22,6 +22,12 @@ export const derivedData: DerivedData[] = [
     },
     rebuild: `UPDATE "networks" SET "vehicle_count" = (SELECT COUNT(*) FROM "vehicles" WHERE "vehicles"."network_id" = "networks"."id")`,
   },
+  {
+    // prisma/sqlite/migrations/20261122190000_vehicle_search_trigram (SQLite only)
+    table: "vehicles",
+    triggers: { sqlite: ["vehicles_search_insert", "vehicles_search_delete", "vehicles_search_update"], postgresql: [] },
+    rebuild: `INSERT INTO "vehicles_search"("vehicles_search") VALUES ('rebuild')`,
+  },
 ];
 
 export function warnActiveTriggers(active: Array<{ table: string; name: string }>): void {

@@ -62,6 +62,8 @@ export function openSqliteReads(file: string): SqliteReads {
     return kept;
   };
 
+  // Every statement runs to its end (all()): one left unfinished would pin this connection to
+  // the snapshot of its next read (libsql leaves EXPLAIN statements so).
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const { statement, columns } = prepared(query.sql);
     const rows = statement.all(query.values.map(bindable)) as unknown[][];

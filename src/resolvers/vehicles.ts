@@ -73,7 +73,7 @@ function checkListArgs(args: VehicleListArgs) {
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
-  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle };
+  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle, trigramIndex: ctx.db.provider === "sqlite" };
   const offset = (page - 1) * perPage;
   const order = orderOf(args);
   const known = await knownVehicleTotal(ctx.db.read, filter);
@@ -83,7 +83,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     total = known.total;
     // A page past the last match needs no look at the rows: a search for a rare or absent
     // term would otherwise scan the whole network.
-    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset) : [];
+    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, total) : [];
   } else {
     const searched = { ...filter, needle: filter.needle! };
     ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, order, perPage, offset, known.version));
