@@ -3,6 +3,7 @@
 // SQLite really uses, and it follows every write.
 import Database from "libsql";
 import { selectVehiclePage, type VehicleFilter } from "../src/resolvers/vehicleQueries";
+import { searchesTrigramIndex } from "../src/resolvers/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
 
@@ -31,10 +32,9 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
   afterAll(() => service.close());
 
-  const plates = async (needle: string, trigramIndex: boolean) => {
-    const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex };
-    // No known number of matches above the limit: the index is taken whenever it can be.
-    const page = await selectVehiclePage(service.db.read, filter, null, 100, 0, 0);
+  const plates = async (needle: string, indexed: boolean) => {
+    const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
+    const page = await selectVehiclePage(service.db.read, filter, null, 100, 0, indexed);
     return page.map((vehicle) => vehicle.plate);
   };
 
@@ -71,6 +71,23 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(details).toMatch(/VIRTUAL TABLE INDEX/);
     // The vehicles are then read by the ids the index names.
     expect(details).toMatch(/SEARCH vehicles .*\bid=\?/);
+  });
+
+  test("the index is taken for needles it names few rows for, against the network's size", async () => {
+    const plan = (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
+      searchesTrigramIndex(service.db.read, { networkId: network.id, needle, trigramIndex }, knownMatches, networkVehicles);
+    // "zoë" names 1 row in all networks, "müller" 3 (2 here, 1 in the other network).
+    expect(await plan("zoë", null, 2000)).toBe(true);
+    expect(await plan("müller", null, 2000)).toBe(true);
+    // 40 vehicles: the index may name at most 1 row (a twentieth of 40 is 2, exclusive).
+    expect(await plan("zoë", null, 40)).toBe(true);
+    expect(await plan("müller", null, 40)).toBe(false);
+    // A network too small to gain anything, a needle too short, PostgreSQL, many known matches.
+    expect(await plan("zoë", null, 19)).toBe(false);
+    expect(await plan("zo", null, 2000)).toBe(false);
+    expect(await plan("zoë", null, 2000, false)).toBe(false);
+    expect(await plan("zoë", 301, 2000)).toBe(false);
+    expect(await plan("zoë", 300, 2000)).toBe(true);
   });
 
   test("the index follows creates, changes of searched fields and deletes", async () => {

@@ -5,9 +5,8 @@ import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
 import { countSql, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
-
-/** The service's limit for a search page through the trigram index (src/resolvers/vehicleQueries.ts). */
-const indexedSearchMatchesMax = 300;
+import type { Prisma } from "../../src/generated/prisma/client";
+import { searchesTrigramIndex } from "../../src/resolvers/searchPlan";
 
 type InValue = string | number | boolean | null;
 
@@ -53,6 +52,12 @@ export async function openSqliteStore(url: string): Promise<Store> {
     return { rows: [], rowsAffected: statement.run(values).changes };
   };
   const listSql = new Map<string, { count: string; page: string; indexedPage: string }>();
+  /** Rows by column name, for the service's search plan (src/resolvers/searchPlan.ts). */
+  const readObjects = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+    const names = prepared(query.sql).columns().map((column) => column.name);
+    const { rows } = await run(query.sql, query.values as InValue[]);
+    return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
+  };
 
   return {
     async keyOwner(hash) {
@@ -71,9 +76,16 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async listVehicles(query) {
-      // As the service: a needle of 3+ characters counts through the trigram index, and its page
-      // too when its matches are few (src/resolvers/vehicleQueries.ts).
-      const indexable = query.pattern !== null && [...query.pattern].length - 2 >= 3;
+      // As the service: the trigram index names the candidates when the service's plan says so.
+      const needle = query.pattern === null ? null : query.pattern.slice(1, -1);
+      const filter = { networkId: query.networkId, needle, trigramIndex: true };
+      let indexable = false;
+      let networkVehicles = 0;
+      if (needle !== null) {
+        const network = await run(`SELECT "vehicle_count" FROM "networks" WHERE "id" = ?`, [query.networkId]);
+        networkVehicles = Number(network.rows[0]?.[0] ?? 0);
+        indexable = await searchesTrigramIndex(readObjects, filter, null, networkVehicles);
+      }
       const where = (indexed: boolean) =>
         `"network_id" = ?${indexed ? ` AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "search_text" LIKE ?)` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
       const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${indexable}`;
@@ -90,7 +102,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
         query.pattern === null ? [query.networkId] : indexed ? [query.networkId, query.pattern, query.pattern] : [query.networkId, query.pattern];
       const count = await run(sql.count, args(indexable));
       const total = Number(count.rows[0][0]);
-      const indexedPage = indexable && total <= indexedSearchMatchesMax;
+      const indexedPage = indexable && (await searchesTrigramIndex(readObjects, filter, total, networkVehicles));
       const page = await run(indexedPage ? sql.indexedPage : sql.page, [...args(indexedPage), query.limit, query.offset]);
       return { total, rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
     },

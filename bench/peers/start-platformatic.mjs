@@ -14,7 +14,9 @@
 // - no `migrations` block: the schema already exists (created by the service's own migrations),
 //   so Platformatic neither applies (autoApply off) nor tracks migrations (no `versions` table);
 // - `_prisma_migrations` (the service's migration bookkeeping) and SQLite's internal
-//   `sqlite_sequence` are ignored; every other table is exposed as Platformatic generates it;
+//   `sqlite_sequence` are ignored, and so are the service's FTS5 search index on SQLite
+//   (`vehicles_search` and its shadow tables, which have no primary key Platformatic could
+//   map); every other table is exposed as Platformatic generates it;
 //   no plugins, no authorization, no schema lock, no watch;
 // - `--log-level` defaults to "warn": the service logs nothing per request, and Platformatic's
 //   default ("info") logs each request. Pass `--log-level info` to measure that default.
@@ -79,6 +81,11 @@ function fail(message) {
   process.exit(1);
 }
 
+/** SQLite's FTS5 search index (prisma/sqlite/migrations/*_vehicle_search_trigram) and its shadow tables. */
+const sqliteSearchIndexTables = Object.fromEntries(
+  ["", "_data", "_idx", "_docsize", "_config"].map((suffix) => [`vehicles_search${suffix}`, true]),
+);
+
 const { values } = parseArgs({
   options: {
     "database-url": { type: "string", default: process.env.DATABASE_URL },
@@ -123,7 +130,7 @@ const config = {
     graphql: true,
     openapi: true,
     schemalock: false,
-    ignore: dbUrl.startsWith("sqlite://") ? { _prisma_migrations: true, sqlite_sequence: true } : { _prisma_migrations: true },
+    ignore: dbUrl.startsWith("sqlite://") ? { _prisma_migrations: true, sqlite_sequence: true, ...sqliteSearchIndexTables } : { _prisma_migrations: true },
   },
   watch: false,
 };

@@ -61,34 +61,18 @@ export interface VehicleFilter {
   networkId: number;
   /** Matched as a substring of search_text (already spelled like it), or none. */
   needle: string | null;
-  /** SQLite's trigram index over search_text (vehicles_search) is there to name candidates. */
+  /** SQLite's trigram index over search_text (vehicles_search) can name candidates. */
   trigramIndex: boolean;
 }
 
 /**
- * Up to this many matches in the network, a page of a search is found faster through the
- * trigram index than by reading the network's rows in order until the page is full.
+ * @param indexed candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says
+ * when); LIKE on the row decides, exactly as without the index
  */
-const indexedSearchMatchesMax = 300;
-
-/**
- * Whether a search takes its candidates from SQLite's trigram index instead of reading the
- * network's rows: for a needle the index can look up (three characters or more) whose matches
- * are few, or not known yet. A rare term then costs its few matches instead of the network's
- * size; a common term's first search, which counts every match, costs about the same either
- * way, and its later pages (total kept) fill early in the network's order. PostgreSQL's planner
- * picks its trigram GIN index by itself.
- */
-function searchesIndex({ needle, trigramIndex }: VehicleFilter, knownMatches: number | null): boolean {
-  return trigramIndex && needle !== null && [...needle].length >= 3 && (knownMatches === null || knownMatches <= indexedSearchMatchesMax);
-}
-
-function whereOf(filter: VehicleFilter, knownMatches: number | null) {
-  const { networkId, needle } = filter;
+function whereOf({ networkId, needle }: VehicleFilter, indexed: boolean) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   const pattern = `%${needle}%`;
-  // The index names candidates; LIKE on the row decides, exactly as without the index.
-  const candidates = searchesIndex(filter, knownMatches)
+  const candidates = indexed
     ? Prisma.sql` AND id IN (SELECT rowid FROM vehicles_search WHERE search_text LIKE ${pattern})`
     : Prisma.empty;
   return Prisma.sql`WHERE network_id = ${networkId}${candidates} AND search_text LIKE ${pattern}`;
@@ -108,17 +92,16 @@ const orderByOf = (order: VehicleOrder | null) => {
     : Prisma.sql`ORDER BY id ASC`;
 };
 
-/** A page of the network's vehicles, or of a search whose number of matches is known. */
 export async function selectVehiclePage(
   read: ReadSql,
   filter: VehicleFilter,
   order: VehicleOrder | null,
   limit: number,
   offset: number,
-  matches: number,
+  indexed: boolean,
 ): Promise<Vehicle[]> {
   const rows = await read<VehicleRow>(Prisma.sql`
-    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, matches)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
   return rows.map(vehicleOf);
 }
 
@@ -136,6 +119,8 @@ export interface KnownTotal {
   total: number | null;
   /** The network's vehicle_version when the total was looked up. */
   version: string;
+  /** The network's number of vehicles. */
+  networkVehicles: number;
 }
 
 /**
@@ -147,10 +132,11 @@ export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): P
   const [network] = await read<{ total: number | string; version: number | string }>(
     Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
   );
-  if (!network) return { total: 0, version: "" };
+  if (!network) return { total: 0, version: "", networkVehicles: 0 };
   const version = String(network.version);
-  if (!filter.needle) return { total: Number(network.total), version };
-  return { total: searchTotalsOf(read).get(filter.networkId, filter.needle, version) ?? null, version };
+  const networkVehicles = Number(network.total);
+  if (!filter.needle) return { total: networkVehicles, version, networkVehicles };
+  return { total: searchTotalsOf(read).get(filter.networkId, filter.needle, version) ?? null, version, networkVehicles };
 }
 
 /**
@@ -166,18 +152,19 @@ export async function selectSearchPageCounting(
   limit: number,
   offset: number,
   version: string,
+  indexed: boolean,
 ): Promise<{ data: Vehicle[]; total: number }> {
   const rows = await read<VehicleRow & { matches: number | string }>(Prisma.sql`
     SELECT ${vehicleColumns}, COUNT(*) OVER () AS matches
-    FROM vehicles ${whereOf(filter, null)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+    FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
   let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
-  if (rows.length === 0 && offset > 0) total = await countMatches(read, filter);
+  if (rows.length === 0 && offset > 0) total = await countMatches(read, filter, indexed);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
 }
 
-async function countMatches(read: ReadSql, filter: VehicleFilter): Promise<number> {
-  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, null)}`);
+async function countMatches(read: ReadSql, filter: VehicleFilter, indexed: boolean): Promise<number> {
+  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, indexed)}`);
   return Number(row.total);
 }

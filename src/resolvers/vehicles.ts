@@ -1,6 +1,7 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
+import { searchesTrigramIndex } from "./searchPlan";
 import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
@@ -83,10 +84,12 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     total = known.total;
     // A page past the last match needs no look at the rows: a search for a rare or absent
     // term would otherwise scan the whole network.
-    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, total) : [];
+    const indexed = filter.needle !== null && offset < total && (await searchesTrigramIndex(ctx.db.read, filter, total, known.networkVehicles));
+    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, indexed) : [];
   } else {
     const searched = { ...filter, needle: filter.needle! };
-    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, order, perPage, offset, known.version));
+    const indexed = await searchesTrigramIndex(ctx.db.read, filter, null, known.networkVehicles);
+    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, order, perPage, offset, known.version, indexed));
   }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {

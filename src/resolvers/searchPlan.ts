@@ -1,0 +1,58 @@
+// Whether a search on SQLite takes its candidates from the trigram index (vehicles_search) or
+// reads the network's vehicles. The index costs in proportion to the rows of ALL networks it
+// names for the needle (~5 us each), reading costs in proportion to the network's size (~1 us a
+// row, or less when a page fills early). So the index is taken for a needle it can look up
+// whose rows in all networks are few against the network's size, and, once the network's
+// matches are known, only while they are few (a page of many matches fills early in order).
+// The choice never changes a result: LIKE on the row decides either way.
+import { Prisma } from "../generated/prisma/client";
+import type { ReadSql } from "../db/adapterReads";
+import type { VehicleFilter } from "./vehicleQueries";
+
+/** With more matches than this in the network, a page fills early when the network is read in order. */
+const indexedMatchesMax = 300;
+/** The index is taken while it names fewer rows than this share of the network's size. */
+const candidatesPerNetworkVehicle = 1 / 20;
+const maxEstimates = 10_000;
+
+/** Rows the index named for a needle, counted up to a cap: exact when below it. */
+interface Estimate {
+  count: number;
+  exact: boolean;
+}
+
+/**
+ * Kept per database and needle: an estimate for choosing, so a few rows written since do not
+ * matter, and a term asked again costs no second count.
+ */
+const estimatesByDatabase = new WeakMap<ReadSql, Map<string, Estimate>>();
+
+async function fewerCandidatesThan(read: ReadSql, needle: string, cap: number): Promise<boolean> {
+  let estimates = estimatesByDatabase.get(read);
+  if (!estimates) estimatesByDatabase.set(read, (estimates = new Map()));
+  const known = estimates.get(needle);
+  if (known && (known.exact || known.count >= cap)) return known.count < cap;
+  const [row] = await read<{ count: number | string }>(Prisma.sql`
+    SELECT COUNT(*) AS count FROM (SELECT rowid FROM vehicles_search WHERE search_text LIKE ${`%${needle}%`} LIMIT ${cap})`);
+  const count = Number(row.count);
+  if (estimates.size >= maxEstimates) estimates.clear();
+  estimates.set(needle, { count, exact: count < cap });
+  return count < cap;
+}
+
+/**
+ * @param knownMatches the network's matches when kept, null when the search counts them now
+ * @param networkVehicles the network's number of vehicles
+ */
+export async function searchesTrigramIndex(
+  read: ReadSql,
+  { trigramIndex, needle }: VehicleFilter,
+  knownMatches: number | null,
+  networkVehicles: number,
+): Promise<boolean> {
+  // The index knows trigrams: a shorter needle would make it read everything.
+  if (!trigramIndex || needle === null || [...needle].length < 3) return false;
+  if (knownMatches !== null && knownMatches > indexedMatchesMax) return false;
+  const cap = Math.floor(networkVehicles * candidatesPerNetworkVehicle);
+  return cap > 0 && (await fewerCandidatesThan(read, needle, cap));
+}
