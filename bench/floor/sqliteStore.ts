@@ -87,7 +87,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
         indexable = await searchesTrigramIndex(readObjects, filter, null, networkVehicles);
       }
       const where = (indexed: boolean) =>
-        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "search_text" LIKE ?)` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
+        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?)` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
       const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${indexable}`;
       let sql = listSql.get(key);
       if (!sql) {
@@ -99,7 +99,11 @@ export async function openSqliteStore(url: string): Promise<Store> {
         listSql.set(key, sql);
       }
       const args = (indexed: boolean): InValue[] =>
-        query.pattern === null ? [query.networkId] : indexed ? [query.networkId, query.pattern, query.pattern] : [query.networkId, query.pattern];
+        query.pattern === null
+          ? [query.networkId]
+          : indexed
+            ? [query.networkId, `"${needle!.replace(/"/g, '""')}"`, query.pattern]
+            : [query.networkId, query.pattern];
       const count = await run(sql.count, args(indexable));
       const total = Number(count.rows[0][0]);
       const indexedPage = indexable && (await searchesTrigramIndex(readObjects, filter, total, networkVehicles));

@@ -1,13 +1,13 @@
 // Whether a search on SQLite takes its candidates from the trigram index (vehicles_search) or
 // reads the network's vehicles. The index costs in proportion to the rows of ALL networks it
-// names for the needle (~5 us each), reading costs in proportion to the network's size (~1 us a
+// names for the needle (each is looked up in the network), reading costs in proportion to the network's size (~1 us a
 // row, or less when a page fills early). So the index is taken for a needle it can look up
 // whose rows in all networks are few against the network's size, and, once the network's
 // matches are known, only while they are few (a page of many matches fills early in order).
 // The choice never changes a result: LIKE on the row decides either way.
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "../db/adapterReads";
-import type { VehicleFilter } from "./vehicleQueries";
+import { trigramCandidates, type VehicleFilter } from "./vehicleQueries";
 
 /** With more matches than this in the network, a page fills early when the network is read in order. */
 const indexedMatchesMax = 300;
@@ -33,12 +33,18 @@ async function fewerCandidatesThan(read: ReadSql, needle: string, cap: number): 
   const known = estimates.get(needle);
   if (known && (known.exact || known.count >= cap)) return known.count < cap;
   const [row] = await read<{ count: number | string }>(Prisma.sql`
-    SELECT COUNT(*) AS count FROM (SELECT rowid FROM vehicles_search WHERE search_text LIKE ${`%${needle}%`} LIMIT ${cap})`);
+    SELECT COUNT(*) AS count FROM (${trigramCandidates(needle)} LIMIT ${cap})`);
   const count = Number(row.count);
   if (estimates.size >= maxEstimates) estimates.clear();
   estimates.set(needle, { count, exact: count < cap });
   return count < cap;
 }
+
+/**
+ * A needle the index can look up: three characters or more (it knows trigrams), and no NUL,
+ * which FTS5's query syntax cannot hold.
+ */
+export const indexableNeedle = (needle: string) => [...needle].length >= 3 && !needle.includes("\u0000");
 
 /**
  * @param knownMatches the network's matches when kept, null when the search counts them now
@@ -50,8 +56,7 @@ export async function searchesTrigramIndex(
   knownMatches: number | null,
   networkVehicles: number,
 ): Promise<boolean> {
-  // The index knows trigrams: a shorter needle would make it read everything.
-  if (!trigramIndex || needle === null || [...needle].length < 3) return false;
+  if (!trigramIndex || needle === null || !indexableNeedle(needle)) return false;
   if (knownMatches !== null && knownMatches > indexedMatchesMax) return false;
   const cap = Math.floor(networkVehicles * candidatesPerNetworkVehicle);
   return cap > 0 && (await fewerCandidatesThan(read, needle, cap));

@@ -66,15 +66,20 @@ export interface VehicleFilter {
 }
 
 /**
+ * The rows of SQLite's trigram index holding the needle: a phrase of its trigrams, answered from
+ * the index alone (LIKE on the index would read every candidate's text from the table).
+ */
+export const trigramCandidates = (needle: string) =>
+  Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${`"${needle.replace(/"/g, '""')}"`}`;
+
+/**
  * @param indexed candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says
  * when); LIKE on the row decides, exactly as without the index
  */
 function whereOf({ networkId, needle }: VehicleFilter, indexed: boolean) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   const pattern = `%${needle}%`;
-  const candidates = indexed
-    ? Prisma.sql` AND id IN (SELECT rowid FROM vehicles_search WHERE search_text LIKE ${pattern})`
-    : Prisma.empty;
+  const candidates = indexed ? Prisma.sql` AND id IN (${trigramCandidates(needle)})` : Prisma.empty;
   return Prisma.sql`WHERE network_id = ${networkId}${candidates} AND search_text LIKE ${pattern}`;
 }
 
