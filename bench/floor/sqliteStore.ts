@@ -7,6 +7,7 @@ import { countSql, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { searchesTrigramIndex } from "../../src/resolvers/searchPlan";
+import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
 
 type InValue = string | number | boolean | null;
 
@@ -102,7 +103,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
         query.pattern === null
           ? [query.networkId]
           : indexed
-            ? [query.networkId, `"${needle!.replace(/"/g, '""')}"`, query.pattern]
+            ? [query.networkId, ftsPhrase(needle!), query.pattern]
             : [query.networkId, query.pattern];
       const count = await run(sql.count, args(indexable));
       const total = Number(count.rows[0][0]);

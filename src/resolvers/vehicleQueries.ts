@@ -65,12 +65,15 @@ export interface VehicleFilter {
   trigramIndex: boolean;
 }
 
+/** The needle as an FTS5 phrase: quoted, its own quotes doubled, every other character literal. */
+export const ftsPhrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
+
 /**
  * The rows of SQLite's trigram index holding the needle: a phrase of its trigrams, answered from
  * the index alone (LIKE on the index would read every candidate's text from the table).
  */
 export const trigramCandidates = (needle: string) =>
-  Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${`"${needle.replace(/"/g, '""')}"`}`;
+  Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${ftsPhrase(needle)}`;
 
 /**
  * @param indexed candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says

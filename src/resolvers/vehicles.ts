@@ -84,8 +84,11 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     total = known.total;
     // A page past the last match needs no look at the rows: a search for a rare or absent
     // term would otherwise scan the whole network.
-    const indexed = filter.needle !== null && offset < total && (await searchesTrigramIndex(ctx.db.read, filter, total, known.networkVehicles));
-    data = offset < total ? await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, indexed) : [];
+    if (offset >= total) data = [];
+    else {
+      const indexed = filter.needle !== null && (await searchesTrigramIndex(ctx.db.read, filter, total, known.networkVehicles));
+      data = await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, indexed);
+    }
   } else {
     const searched = { ...filter, needle: filter.needle! };
     const indexed = await searchesTrigramIndex(ctx.db.read, filter, null, known.networkVehicles);

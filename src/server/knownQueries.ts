@@ -68,16 +68,18 @@ export function jsonMediaTypeFor(accept: string | null): string | null {
     const [type, subtype] = wanted.split("/");
     return (type === "*" || type === offeredType) && (subtype === "*" || subtype === offeredSubtype);
   };
-  let chosen: { mediaType: string; regular: boolean } | null = null;
-  processorMediaTypes.forEach((mediaTypes, index) => {
+  let chosen: string | null = null;
+  let regular = false;
+  for (const [index, mediaTypes] of processorMediaTypes.entries()) {
     for (const wanted of asked) {
       for (const offered of mediaTypes) {
-        if (matches(offered, wanted)) chosen = { mediaType: offered, regular: index === processorMediaTypes.length - 1 };
+        if (!matches(offered, wanted)) continue;
+        chosen = offered;
+        regular = index === processorMediaTypes.length - 1;
       }
     }
-  });
-  const found = chosen as { mediaType: string; regular: boolean } | null;
-  return found?.regular ? found.mediaType : null;
+  }
+  return regular ? chosen : null;
 }
 
 /** Yoga's test for a JSON body: the first of the listed content types, parameters allowed. */
