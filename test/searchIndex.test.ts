@@ -2,7 +2,7 @@
 // search through it finds exactly the rows a search over the network's rows finds, it is what
 // SQLite really uses, and it follows every write.
 import Database from "libsql";
-import { selectVehiclePage, type VehicleFilter } from "../src/resolvers/vehicleQueries";
+import { selectVehiclePage, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
 import { indexableNeedle, searchesTrigramIndex } from "../src/resolvers/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
@@ -35,7 +35,7 @@ describeSqlite("trigram search index (SQLite)", () => {
 
   const plates = async (needle: string, indexed: boolean) => {
     const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
-    const page = await selectVehiclePage(service.db.read, filter, null, 100, 0, indexed);
+    const page = await selectVehiclePage(service.db.read, filter, { order: null, limit: 100, offset: 0, indexed });
     return page.map((vehicle) => vehicle.plate);
   };
 
@@ -58,24 +58,24 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
 
   test("SQLite looks the needle up in the index, not in every row of the network", async () => {
+    const filter: VehicleFilter = { networkId: network.id, needle: "1234", trigramIndex: true };
+    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, indexed: true }, true);
     let details: string;
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.
     const connection = new Database(service.databaseUrl.replace(/^file:/, ""), { readonly: true });
     try {
-      const plan = connection
-        .prepare(
-          `EXPLAIN QUERY PLAN SELECT id FROM vehicles WHERE network_id = ?
-           AND id IN (SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ?) AND search_text LIKE ?`,
-        )
-        .all([network.id, '"1234"', "%1234%"]) as { detail: string }[];
+      const plan = connection.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(statement.values) as { detail: string }[];
       details = plan.map((row) => row.detail).join("\n");
     } finally {
       connection.close();
     }
-    expect(details).toMatch(/VIRTUAL TABLE INDEX/);
-    // The vehicles are then read by the ids the index names.
-    expect(details).toMatch(/SEARCH vehicles .*\bid=\?/);
+    expect(details).toMatch(/SCAN vehicles_search VIRTUAL TABLE INDEX/);
+    // The candidates of all networks are looked up in the network's id index, ...
+    expect(details).toMatch(/SEARCH vehicles USING COVERING INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?/);
+    // ... and only the network's own rows are read, by id (the table's key or that index).
+    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?)/);
+    expect(details).not.toMatch(/SCAN vehicles(?!_search)/);
   });
 
   test("the index is taken for needles it names few rows for, against the network's size", async () => {

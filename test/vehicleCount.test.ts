@@ -99,7 +99,7 @@ describe("kept search totals", () => {
     const read = service.db.read;
     const count = async () => {
       const { version } = await knownVehicleTotal(read, filter);
-      return (await selectSearchPageCounting(read, filter, null, 15, 0, version, false)).total;
+      return (await selectSearchPageCounting(read, filter, { order: null, limit: 15, offset: 0, indexed: false }, version)).total;
     };
     expect((await knownVehicleTotal(read, filter)).total).toBeNull();
     expect(await count()).toBe(1);

@@ -88,7 +88,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
         indexable = await searchesTrigramIndex(readObjects, filter, null, networkVehicles);
       }
       const where = (indexed: boolean) =>
-        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?)` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
+        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?))` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
       const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${indexable}`;
       let sql = listSql.get(key);
       if (!sql) {
@@ -103,7 +103,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
         query.pattern === null
           ? [query.networkId]
           : indexed
-            ? [query.networkId, ftsPhrase(needle!), query.pattern]
+            ? [query.networkId, query.networkId, ftsPhrase(needle!), query.pattern]
             : [query.networkId, query.pattern];
       const count = await run(sql.count, args(indexable));
       const total = Number(count.rows[0][0]);

@@ -76,13 +76,22 @@ export const trigramCandidates = (needle: string) =>
   Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${ftsPhrase(needle)}`;
 
 /**
+ * The network's rows among the index's candidates (which come from all networks). Each candidate
+ * is looked up in the (network_id, id) index, whose entries lie close together, not in the table,
+ * whose rows lie scattered: only the network's own rows are then read (a new plate number in the
+ * largest network: ~0.6 ms instead of ~1.1 ms).
+ */
+const networkCandidates = (networkId: number, needle: string) =>
+  Prisma.sql`SELECT id FROM vehicles INDEXED BY vehicles_network_id_id_idx WHERE network_id = ${networkId} AND id IN (${trigramCandidates(needle)})`;
+
+/**
  * @param indexed candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says
  * when); LIKE on the row decides, exactly as without the index
  */
 function whereOf({ networkId, needle }: VehicleFilter, indexed: boolean) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   const pattern = `%${needle}%`;
-  const candidates = indexed ? Prisma.sql` AND id IN (${trigramCandidates(needle)})` : Prisma.empty;
+  const candidates = indexed ? Prisma.sql` AND id IN (${networkCandidates(networkId, needle)})` : Prisma.empty;
   return Prisma.sql`WHERE network_id = ${networkId}${candidates} AND search_text LIKE ${pattern}`;
 }
 
@@ -100,16 +109,24 @@ const orderByOf = (order: VehicleOrder | null) => {
     : Prisma.sql`ORDER BY id ASC`;
 };
 
-export async function selectVehiclePage(
-  read: ReadSql,
-  filter: VehicleFilter,
-  order: VehicleOrder | null,
-  limit: number,
-  offset: number,
-  indexed: boolean,
-): Promise<Vehicle[]> {
-  const rows = await read<VehicleRow>(Prisma.sql`
-    SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+export interface PageRequest {
+  order: VehicleOrder | null;
+  limit: number;
+  offset: number;
+  /** Candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says when). */
+  indexed: boolean;
+}
+
+/** The statement reading a page; `counting` adds the number of all matches to every row. */
+export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, indexed }: PageRequest, counting = false): Prisma.Sql {
+  const matches = counting ? Prisma.raw(", COUNT(*) OVER () AS matches") : Prisma.empty;
+  return Prisma.sql`
+    SELECT ${vehicleColumns}${matches}
+    FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+export async function selectVehiclePage(read: ReadSql, filter: VehicleFilter, page: PageRequest): Promise<Vehicle[]> {
+  const rows = await read<VehicleRow>(vehiclePageSql(filter, page));
   return rows.map(vehicleOf);
 }
 
@@ -156,18 +173,13 @@ export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): P
 export async function selectSearchPageCounting(
   read: ReadSql,
   filter: VehicleFilter & { needle: string },
-  order: VehicleOrder | null,
-  limit: number,
-  offset: number,
+  page: PageRequest,
   version: string,
-  indexed: boolean,
 ): Promise<{ data: Vehicle[]; total: number }> {
-  const rows = await read<VehicleRow & { matches: number | string }>(Prisma.sql`
-    SELECT ${vehicleColumns}, COUNT(*) OVER () AS matches
-    FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`);
+  const rows = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter, page, true));
   let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
-  if (rows.length === 0 && offset > 0) total = await countMatches(read, filter, indexed);
+  if (rows.length === 0 && page.offset > 0) total = await countMatches(read, filter, page.indexed);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
 }

@@ -87,12 +87,12 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     if (offset >= total) data = [];
     else {
       const indexed = filter.needle !== null && (await searchesTrigramIndex(ctx.db.read, filter, total, known.networkVehicles));
-      data = await selectVehiclePage(ctx.db.read, filter, order, perPage, offset, indexed);
+      data = await selectVehiclePage(ctx.db.read, filter, { order, limit: perPage, offset, indexed });
     }
   } else {
     const searched = { ...filter, needle: filter.needle! };
     const indexed = await searchesTrigramIndex(ctx.db.read, filter, null, known.networkVehicles);
-    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, order, perPage, offset, known.version, indexed));
+    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, { order, limit: perPage, offset, indexed }, known.version));
   }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
