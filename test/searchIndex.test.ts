@@ -2,8 +2,8 @@
 // search through it finds exactly the rows a search over the network's rows finds, it is what
 // SQLite really uses, and it follows every write.
 import Database from "libsql";
-import { selectVehiclePage, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
-import { indexableNeedle, searchesTrigramIndex } from "../src/resolvers/searchPlan";
+import { selectVehiclePage, trigramCandidates, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
+import { indexableNeedle, planSearch, readRows, type SearchSource } from "../src/resolvers/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
 
@@ -33,10 +33,16 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
   afterAll(() => service.close());
 
-  const plates = async (needle: string, indexed: boolean) => {
-    const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
-    const page = await selectVehiclePage(service.db.read, filter, { order: null, limit: 100, offset: 0, indexed });
+  const filterOf = (needle: string, trigramIndex = true): VehicleFilter => ({ networkId: network.id, needle, trigramIndex });
+  const plates = async (needle: string, source: SearchSource) => {
+    const page = await selectVehiclePage(service.db.read, filterOf(needle), { order: null, limit: 100, offset: 0, source });
     return page.map((vehicle) => vehicle.plate);
+  };
+  const askIndex: SearchSource = { kind: "index" };
+  /** The rows (of all networks) the index names, as the plan passes them on. */
+  const candidates = async (needle: string): Promise<SearchSource> => {
+    const rows = await service.db.read<{ rowid: number }>(trigramCandidates(needle));
+    return { kind: "candidates", ids: rows.map((row) => Number(row.rowid)) };
   };
 
   test.each([
@@ -44,22 +50,27 @@ describeSqlite("trigram search index (SQLite)", () => {
     ["back\\sl"], ["ab_"], ["σίσυφος"], ["öl"], ["b-a"], ["-"], ["vapid"], ["stanier"], ["weiß"], ["only in"], ["nothing like it"],
     // FTS5 query syntax in a needle is text like any other.
     ['"boss"'], ['ss" k'], ['"'], ["and or"], ["near(x)"], [" *"], ["^de"], ["ab\u0000cd"], ["\u0000bcd"],
-  ])("needle %p: the same rows with and without the index", async (needle) => {
+  ])("needle %p: the same rows from the index, from its candidates and without it", async (needle) => {
     const lowered = needle.toLowerCase();
     const escaped = lowered.replace(/%/g, "\ue000").replace(/_/g, "\ue001").replace(/\\/g, "\ue002");
-    // The plan never takes the index for a needle it cannot look up (short, or with NUL).
-    const indexable = indexableNeedle(escaped);
-    expect(await plates(escaped, indexable)).toEqual(await plates(escaped, false));
+    const withoutIndex = await plates(escaped, readRows);
+    if (indexableNeedle(escaped)) {
+      expect(await plates(escaped, askIndex)).toEqual(withoutIndex);
+      expect(await plates(escaped, await candidates(escaped))).toEqual(withoutIndex);
+    } else {
+      // The plan never takes the index for a needle it cannot look up (short, or with NUL).
+      expect(await planSearch(service.db.read, filterOf(escaped), null, 2000)).toEqual(readRows);
+    }
   });
 
   test("the searches find what they should (the comparison above compares real answers)", async () => {
-    expect(await plates("müller", true)).toEqual(["B-AB 1234", "B-CD 5123"]);
-    expect(await plates("123", true)).toEqual(["B-AB 1234", "B-CD 5123", "HH-X 1239"]);
+    expect(await plates("müller", askIndex)).toEqual(["B-AB 1234", "B-CD 5123"]);
+    expect(await plates("123", askIndex)).toEqual(["B-AB 1234", "B-CD 5123", "HH-X 1239"]);
   });
 
   test("SQLite looks the needle up in the index, not in every row of the network", async () => {
     const filter: VehicleFilter = { networkId: network.id, needle: "1234", trigramIndex: true };
-    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, indexed: true }, true);
+    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source: askIndex }, true);
     let details: string;
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.
@@ -79,25 +90,55 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
 
   test("the index is taken for needles it names few rows for, against the network's size", async () => {
-    const plan = (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
-      searchesTrigramIndex(service.db.read, { networkId: network.id, needle, trigramIndex }, knownMatches, networkVehicles);
-    // "zoë" names 1 row in all networks, "müller" 3 (2 here, 1 in the other network).
-    expect(await plan("zoë", null, 2000)).toBe(true);
-    expect(await plan("müller", null, 2000)).toBe(true);
-    // 8 vehicles: the index may name at most 1 row (a quarter of 8 is 2, exclusive).
-    expect(await plan("zoë", null, 8)).toBe(true);
-    expect(await plan("müller", null, 8)).toBe(false);
+    const plan = async (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
+      planSearch(service.db.read, filterOf(needle, trigramIndex), knownMatches, networkVehicles);
+    const kind = async (...args: Parameters<typeof plan>) => (await plan(...args)).kind;
+    // "müller" names 3 rows in all networks (2 here, 1 in the other network). 8 vehicles: the
+    // index may name at most 1 row (a quarter of 8 is 2, exclusive).
+    expect(await kind("müller", null, 8)).toBe("rows");
+    // The first look-up of a needle passes its candidates on; later ones ask the index again.
+    const first = await plan("müller", null, 2000);
+    expect(first.kind === "candidates" && first.ids.length).toBe(3);
+    expect(await plates("müller", first)).toEqual(["B-AB 1234", "B-CD 5123"]);
+    expect(await kind("müller", null, 2000)).toBe("index");
+    expect(await kind("müller", null, 8)).toBe("rows");
+    expect(await kind("zoë", null, 2000)).toBe("candidates");
+    expect(await kind("zoë", null, 8)).toBe("index");
     // A network too small to gain anything, a needle too short, PostgreSQL, many known matches.
-    expect(await plan("zoë", null, 3)).toBe(false);
-    expect(await plan("zo", null, 2000)).toBe(false);
-    expect(await plan("zo\u0000ë", null, 2000)).toBe(false);
-    expect(await plan("zoë", null, 2000, false)).toBe(false);
-    expect(await plan("zoë", 301, 2000)).toBe(false);
-    expect(await plan("zoë", 300, 2000)).toBe(true);
+    expect(await kind("zoë", null, 3)).toBe("rows");
+    expect(await kind("zo", null, 2000)).toBe("rows");
+    expect(await kind("zo\u0000ë", null, 2000)).toBe("rows");
+    expect(await kind("zoë", null, 2000, false)).toBe("rows");
+    expect(await kind("zoë", 301, 2000)).toBe("rows");
+    expect(await kind("zoë", 300, 2000)).toBe("index");
+  });
+
+  test("a needle with more candidates than the plan fetches is counted, and the index still taken while few", async () => {
+    const crowd = await service.network();
+    const now = new Date();
+    await service.db.prisma.vehicle.createMany({
+      data: Array.from({ length: 1100 }, (_, i) => ({
+        networkId: crowd.id,
+        plate: `CR-${i}`,
+        searchText: `cr-${i}\u001fkrähwinkel`,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+    const plan = (needle: string, networkVehicles: number) => planSearch(service.db.read, filterOf(needle), null, networkVehicles);
+    // 1,100 candidates: fewer than a quarter of 8,000; not fewer than a quarter of 4,400 (counted
+    // past the fetched ones) or of 4,000 (told by the fetched ones alone).
+    expect(await plan("krähwinkel", 8000)).toEqual({ kind: "index" });
+    expect(await plan("ähwink", 4400)).toEqual(readRows);
+    expect(await plan("rähwin", 4000)).toEqual(readRows);
+    // Through HTTP, with the index: every one of the crowd's vehicles, none of this network's.
+    const response = await client(service.url, crowd.apiKey).get("/vehicles?search=krähwinkel&per_page=5");
+    expect({ status: response.status, total: response.body.meta.total }).toEqual({ status: 200, total: 1100 });
+    expect((await api.get("/vehicles?search=krähwinkel")).body.meta.total).toBe(0);
   });
 
   test("the index follows creates, changes of searched fields and deletes", async () => {
-    const count = async (needle: string) => (await plates(needle, true)).length;
+    const count = async (needle: string) => (await plates(needle, askIndex)).length;
     const created = (await api.post("/vehicles", { plate: "IDX-1", owner: "Indira Quaglia" })).body.data;
     expect(await count("quaglia")).toBe(1);
     await api.patch(`/vehicles/${created.id}`, { owner: "Indira Brandt" });

@@ -3,6 +3,7 @@
 import { startService, type TestService } from "./support/service";
 import { client } from "./support/http";
 import { knownVehicleTotal, selectSearchPageCounting } from "../src/resolvers/vehicleQueries";
+import { readRows } from "../src/resolvers/searchPlan";
 
 let service: TestService;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe("kept search totals", () => {
     const read = service.db.read;
     const count = async () => {
       const { version } = await knownVehicleTotal(read, filter);
-      return (await selectSearchPageCounting(read, filter, { order: null, limit: 15, offset: 0, indexed: false }, version)).total;
+      return (await selectSearchPageCounting(read, filter, { order: null, limit: 15, offset: 0, source: readRows }, version)).total;
     };
     expect((await knownVehicleTotal(read, filter)).total).toBeNull();
     expect(await count()).toBe(1);

@@ -6,7 +6,7 @@ import type { ColumnValues, ListQuery, Store } from "./store";
 import { countSql, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
-import { searchesTrigramIndex } from "../../src/resolvers/searchPlan";
+import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
 import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
 
 type InValue = string | number | boolean | null;
@@ -52,7 +52,6 @@ export async function openSqliteStore(url: string): Promise<Store> {
     if (statement.reader) return { rows: statement.all(values) as unknown[][], rowsAffected: 0 };
     return { rows: [], rowsAffected: statement.run(values).changes };
   };
-  const listSql = new Map<string, { count: string; page: string; indexedPage: string }>();
   /** Rows by column name, for the service's search plan (src/resolvers/searchPlan.ts). */
   const readObjects = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const names = prepared(query.sql).columns().map((column) => column.name);
@@ -77,38 +76,39 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async listVehicles(query) {
-      // As the service: the trigram index names the candidates when the service's plan says so.
+      // As the service: candidates from the trigram index when the service's plan says so.
       const needle = query.pattern === null ? null : query.pattern.slice(1, -1);
       const filter = { networkId: query.networkId, needle, trigramIndex: true };
-      let indexable = false;
       let networkVehicles = 0;
       if (needle !== null) {
         const network = await run(`SELECT "vehicle_count" FROM "networks" WHERE "id" = ?`, [query.networkId]);
         networkVehicles = Number(network.rows[0]?.[0] ?? 0);
-        indexable = await searchesTrigramIndex(readObjects, filter, null, networkVehicles);
       }
-      const where = (indexed: boolean) =>
-        `"network_id" = ?${indexed ? ` AND "id" IN (SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?))` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
-      const key = `${query.sortField}:${query.sortOrder}:${query.pattern !== null}:${indexable}`;
-      let sql = listSql.get(key);
-      if (!sql) {
-        sql = {
-          count: query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(indexable)}` : countSql(false, () => "?"),
-          page: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(false)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
-          indexedPage: `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(indexable)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`,
-        };
-        listSql.set(key, sql);
-      }
-      const args = (indexed: boolean): InValue[] =>
+      const candidates = (source: SearchSource) =>
+        source.kind === "index"
+          ? `SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?`
+          : source.kind === "candidates"
+            ? `SELECT value FROM json_each(?)`
+            : null;
+      const where = (source: SearchSource) => {
+        const among = candidates(source);
+        return `"network_id" = ?${among ? ` AND "id" IN (SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (${among}))` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
+      };
+      const args = (source: SearchSource): InValue[] =>
         query.pattern === null
           ? [query.networkId]
-          : indexed
-            ? [query.networkId, query.networkId, ftsPhrase(needle!), query.pattern]
-            : [query.networkId, query.pattern];
-      const count = await run(sql.count, args(indexable));
+          : source.kind === "rows"
+            ? [query.networkId, query.pattern]
+            : [query.networkId, query.networkId, source.kind === "index" ? ftsPhrase(needle!) : JSON.stringify(source.ids), query.pattern];
+      const countSource = needle === null ? readRows : await planSearch(readObjects, filter, null, networkVehicles);
+      const count = await run(query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(countSource)}` : countSql(false, () => "?"), args(countSource));
       const total = Number(count.rows[0][0]);
-      const indexedPage = indexable && (await searchesTrigramIndex(readObjects, filter, total, networkVehicles));
-      const page = await run(indexedPage ? sql.indexedPage : sql.page, [...args(indexedPage), query.limit, query.offset]);
+      const pageSource = needle === null ? readRows : await planSearch(readObjects, filter, total, networkVehicles);
+      const page = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(pageSource)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`, [
+        ...args(pageSource),
+        query.limit,
+        query.offset,
+      ]);
       return { total, rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
     },
 

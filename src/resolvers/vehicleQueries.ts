@@ -5,6 +5,7 @@ import { Prisma, type Vehicle } from "../generated/prisma/client";
 import type { ReadSql } from "../db/adapterReads";
 import { storedInstant } from "../db/storedInstant";
 import { SearchTotals } from "./searchTotals";
+import type { SearchSource } from "./searchPlan";
 
 const vehicleColumns = Prisma.raw(
   "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
@@ -76,23 +77,31 @@ export const trigramCandidates = (needle: string) =>
   Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${ftsPhrase(needle)}`;
 
 /**
- * The network's rows among the index's candidates (which come from all networks). Each candidate
- * is looked up in the (network_id, id) index, whose entries lie close together, not in the table,
- * whose rows lie scattered: only the network's own rows are then read (a new plate number in the
- * largest network: ~0.6 ms instead of ~1.1 ms).
+ * The network's rows among candidates of all networks. Each candidate is looked up in the
+ * (network_id, id) index, whose entries lie close together, not in the table, whose rows lie
+ * scattered: only the network's own rows are then read (a new plate number in the largest
+ * network: ~0.6 ms instead of ~1.1 ms).
  */
-const networkCandidates = (networkId: number, needle: string) =>
-  Prisma.sql`SELECT id FROM vehicles INDEXED BY vehicles_network_id_id_idx WHERE network_id = ${networkId} AND id IN (${trigramCandidates(needle)})`;
+const networkCandidates = (networkId: number, candidates: Prisma.Sql) =>
+  Prisma.sql`SELECT id FROM vehicles INDEXED BY vehicles_network_id_id_idx WHERE network_id = ${networkId} AND id IN (${candidates})`;
+
+function candidatesOf(needle: string, source: SearchSource): Prisma.Sql | null {
+  if (source.kind === "index") return trigramCandidates(needle);
+  // As one JSON array: one statement's text for any number of ids.
+  if (source.kind === "candidates") return Prisma.sql`SELECT value FROM json_each(${JSON.stringify(source.ids)})`;
+  return null;
+}
 
 /**
- * @param indexed candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says
- * when); LIKE on the row decides, exactly as without the index
+ * @param source where the candidates come from (src/resolvers/searchPlan.ts); LIKE on the row
+ * decides, exactly as without the index
  */
-function whereOf({ networkId, needle }: VehicleFilter, indexed: boolean) {
+function whereOf({ networkId, needle }: VehicleFilter, source: SearchSource) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   const pattern = `%${needle}%`;
-  const candidates = indexed ? Prisma.sql` AND id IN (${networkCandidates(networkId, needle)})` : Prisma.empty;
-  return Prisma.sql`WHERE network_id = ${networkId}${candidates} AND search_text LIKE ${pattern}`;
+  const candidates = candidatesOf(needle, source);
+  const among = candidates ? Prisma.sql` AND id IN (${networkCandidates(networkId, candidates)})` : Prisma.empty;
+  return Prisma.sql`WHERE network_id = ${networkId}${among} AND search_text LIKE ${pattern}`;
 }
 
 export interface VehicleOrder {
@@ -113,16 +122,16 @@ export interface PageRequest {
   order: VehicleOrder | null;
   limit: number;
   offset: number;
-  /** Candidates come from SQLite's trigram index (src/resolvers/searchPlan.ts says when). */
-  indexed: boolean;
+  /** Where a search's candidates come from (src/resolvers/searchPlan.ts). */
+  source: SearchSource;
 }
 
 /** The statement reading a page; `counting` adds the number of all matches to every row. */
-export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, indexed }: PageRequest, counting = false): Prisma.Sql {
+export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, source }: PageRequest, counting = false): Prisma.Sql {
   const matches = counting ? Prisma.raw(", COUNT(*) OVER () AS matches") : Prisma.empty;
   return Prisma.sql`
     SELECT ${vehicleColumns}${matches}
-    FROM vehicles ${whereOf(filter, indexed)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
+    FROM vehicles ${whereOf(filter, source)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 export async function selectVehiclePage(read: ReadSql, filter: VehicleFilter, page: PageRequest): Promise<Vehicle[]> {
@@ -179,12 +188,12 @@ export async function selectSearchPageCounting(
   const rows = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter, page, true));
   let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
-  if (rows.length === 0 && page.offset > 0) total = await countMatches(read, filter, page.indexed);
+  if (rows.length === 0 && page.offset > 0) total = await countMatches(read, filter, page.source);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
 }
 
-async function countMatches(read: ReadSql, filter: VehicleFilter, indexed: boolean): Promise<number> {
-  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, indexed)}`);
+async function countMatches(read: ReadSql, filter: VehicleFilter, source: SearchSource): Promise<number> {
+  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, source)}`);
   return Number(row.total);
 }

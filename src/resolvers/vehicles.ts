@@ -1,7 +1,7 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
-import { searchesTrigramIndex } from "./searchPlan";
+import { planSearch } from "./searchPlan";
 import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
@@ -86,13 +86,13 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     // term would otherwise scan the whole network.
     if (offset >= total) data = [];
     else {
-      const indexed = filter.needle !== null && (await searchesTrigramIndex(ctx.db.read, filter, total, known.networkVehicles));
-      data = await selectVehiclePage(ctx.db.read, filter, { order, limit: perPage, offset, indexed });
+      const source = await planSearch(ctx.db.read, filter, total, known.networkVehicles);
+      data = await selectVehiclePage(ctx.db.read, filter, { order, limit: perPage, offset, source });
     }
   } else {
     const searched = { ...filter, needle: filter.needle! };
-    const indexed = await searchesTrigramIndex(ctx.db.read, filter, null, known.networkVehicles);
-    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, { order, limit: perPage, offset, indexed }, known.version));
+    const source = await planSearch(ctx.db.read, filter, null, known.networkVehicles);
+    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, { order, limit: perPage, offset, source }, known.version));
   }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
