@@ -3,6 +3,8 @@
 import { startService, type TestService } from "./support/service";
 import { indexDefinition } from "./support/database";
 import { client, type ApiResponse, type Client } from "./support/http";
+import { Prisma } from "../src/generated/prisma/client";
+import { isUniqueViolation } from "../src/resolvers/databaseErrors";
 
 let service: TestService;
 beforeAll(async () => {
@@ -317,6 +319,20 @@ describe("concurrency", () => {
   }
 
   const openEntries = (officerId: number) => service.db.prisma.dutytimeEntry.count({ where: { officerId, endedAt: null } });
+
+  test("the database refuses a second open entry, as the refusal a toggle retries on", async () => {
+    const { network, officer } = await setup();
+    const open = Prisma.sql`INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, ${new Date(T0)})`;
+    expect(await service.db.execute(open)).toBe(1);
+    const refusal = await service.db.execute(open).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refusal).not.toBeNull();
+    expect(isUniqueViolation(refusal)).toBe(true);
+    expect(isUniqueViolation(new Error("UNIQUE constraint failed"))).toBe(false);
+    expect(await openEntries(officer.id)).toBe(1);
+  });
 
   test("20 concurrent toggles then 10 concurrent stops on one officer: all 200, never two open entries, off duty after", async () => {
     const { officer, api } = await setup();

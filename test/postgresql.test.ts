@@ -57,7 +57,7 @@ describePostgres("search on PostgreSQL", () => {
     // Record the SQL the service really sends for a search, then ask the planner about it.
     const adapter = await new PrismaPg({ connectionString: service.databaseUrl }).connect();
     const queries: { query: string; params: unknown[] }[] = [];
-    const recording: QueryableAdapter = {
+    const recording: Pick<QueryableAdapter, "queryRaw"> = {
       queryRaw(query) {
         queries.push({ query: query.sql, params: query.args });
         return adapter.queryRaw(query as Parameters<typeof adapter.queryRaw>[0]);

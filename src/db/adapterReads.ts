@@ -7,13 +7,17 @@ import type { DatabaseProvider } from "../config/database";
 
 type ArgScalarType = "string" | "int" | "float" | "boolean" | "datetime" | "unknown";
 
-/** The part of Prisma's driver adapter interface (SqlQueryable) a read needs. */
+/** A statement as Prisma's driver adapters take it. */
+export interface AdapterQuery {
+  sql: string;
+  args: unknown[];
+  argTypes: { scalarType: ArgScalarType; arity: "scalar" }[];
+}
+
+/** The part of Prisma's driver adapter interface (SqlQueryable) plain SQL needs. */
 export interface QueryableAdapter {
-  queryRaw(query: {
-    sql: string;
-    args: unknown[];
-    argTypes: { scalarType: ArgScalarType; arity: "scalar" }[];
-  }): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  queryRaw(query: AdapterQuery): Promise<{ columnNames: string[]; rows: unknown[][] }>;
+  executeRaw(query: AdapterQuery): Promise<number>;
 }
 
 /**
@@ -45,23 +49,25 @@ function scalarTypeOf(value: unknown): ArgScalarType {
 
 export type ReadSql = <Row>(query: Prisma.Sql) => Promise<Row[]>;
 
+/** A `Prisma.sql` query as the adapter of `provider` takes it. */
+export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): AdapterQuery {
+  const args = query.values;
+  return {
+    // Prisma.sql renders `?` placeholders as .sql and `$1` ones as .text.
+    sql: provider === "postgresql" ? query.text : query.sql,
+    args,
+    argTypes: args.map((value) => ({ scalarType: scalarTypeOf(value), arity: "scalar" as const })),
+  };
+}
+
 /**
  * Runs a `Prisma.sql` query on the adapter and returns its rows as objects by column name.
  * Values come as the adapter gives them (dates as ISO text, 64-bit integers possibly as text):
  * the callers convert what they read.
  */
-export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<QueryableAdapter>): ReadSql {
+export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>): ReadSql {
   return async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const args = query.values;
-    const result = await (
-      await adapter()
-    ).queryRaw({
-      // Prisma.sql renders `?` placeholders as .sql and `$1` ones as .text.
-      sql: provider === "postgresql" ? query.text : query.sql,
-      args,
-      argTypes: args.map((value) => ({ scalarType: scalarTypeOf(value), arity: "scalar" as const })),
-    });
-    const { columnNames, rows } = result;
+    const { columnNames, rows } = await (await adapter()).queryRaw(adapterQuery(provider, query));
     return rows.map((values) => {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < columnNames.length; i++) row[columnNames[i]] = values[i];

@@ -6,7 +6,8 @@ import { PrismaClient } from "../generated/prisma/client";
 import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
 import { SqliteAdapterFactory } from "./sqliteAdapter";
 import { openPostgres } from "./postgres";
-import { adapterReads, type ReadSql } from "./adapterReads";
+import { adapterReads, shareConnection, type ReadSql } from "./adapterReads";
+import { adapterWrites, type ExecuteSql } from "./adapterWrites";
 import { openSqliteReads } from "./sqliteReads";
 
 export type Prisma = PrismaClient;
@@ -19,6 +20,8 @@ export interface Database {
    * PostgreSQL the adapter under `prisma` (src/db/adapterReads.ts says why).
    */
   read: ReadSql;
+  /** Hot single-statement writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
+  execute: ExecuteSql;
   provider: DatabaseProvider;
   url: string;
   close(): Promise<void>;
@@ -34,16 +37,18 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
   const provider = providerOf(url);
   if (provider === "postgresql") {
     const { prisma, adapter } = openPostgres(url, pool);
-    return { prisma, read: adapterReads(provider, adapter), provider, url, close: () => prisma.$disconnect() };
+    const execute = adapterWrites(provider, adapter);
+    return { prisma, read: adapterReads(provider, adapter), execute, provider, url, close: () => prisma.$disconnect() };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const prisma = new PrismaClient({ adapter: new SqliteAdapterFactory({ url }) });
+  const factory = shareConnection(new SqliteAdapterFactory({ url }));
+  const prisma = new PrismaClient({ adapter: factory });
   await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   const reads = openSqliteReads(file);
   const close = async () => {
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, provider, url, close };
+  return { prisma, read: reads.read, execute: adapterWrites(provider, factory.connection), provider, url, close };
 }

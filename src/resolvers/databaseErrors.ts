@@ -4,8 +4,12 @@ import { Prisma } from "../generated/prisma/client";
 const codeOf = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError ? error.code : undefined;
 
-/** A unique constraint (or the one-open-dutytime partial index) refused the write. */
-export const isUniqueViolation = (error: unknown) => codeOf(error) === "P2002";
+/**
+ * A unique constraint (or the one-open-dutytime partial index) refused the write: through
+ * Prisma's client, or plain SQL on its adapter (src/db/adapterWrites.ts).
+ */
+export const isUniqueViolation = (error: unknown) =>
+  codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation";
 
 /** The row to update or delete is gone. */
 export const isRecordNotFound = (error: unknown) => codeOf(error) === "P2025";

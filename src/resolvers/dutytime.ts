@@ -14,12 +14,18 @@ export interface DutytimeStatus {
   stoppedEntries: number;
 }
 
+// Both statements are plain SQL on Prisma's adapter (src/db/adapterWrites.ts): a connector
+// toggles at every shift change, and Prisma's client would be most of a toggle's CPU.
+
 async function stopOpenEntries(ctx: Context, officer: Officer): Promise<number> {
-  const { count } = await ctx.db.prisma.dutytimeEntry.updateMany({
-    where: { officerId: officer.id, networkId: ctx.network.id, endedAt: null },
-    data: { endedAt: ctx.now() },
-  });
-  return count;
+  return ctx.db.execute(Prisma.sql`
+    UPDATE dutytime_entries SET ended_at = ${ctx.now()}
+    WHERE officer_id = ${officer.id} AND network_id = ${ctx.network.id} AND ended_at IS NULL`);
+}
+
+async function startEntry(ctx: Context, officer: Officer, startedAt: Date): Promise<void> {
+  await ctx.db.execute(Prisma.sql`
+    INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${ctx.network.id}, ${officer.id}, ${startedAt})`);
 }
 
 /** Stops open entries; succeeds (changing nothing) when the officer is not on duty. */
@@ -41,9 +47,7 @@ export async function toggleDutytime(ctx: Context, identifier: string): Promise<
     if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
     const startedAt = ctx.now();
     try {
-      await ctx.db.prisma.dutytimeEntry.create({
-        data: { officerId: officer.id, networkId: ctx.network.id, startedAt },
-      });
+      await startEntry(ctx, officer, startedAt);
       return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
