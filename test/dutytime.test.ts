@@ -323,8 +323,8 @@ describe("concurrency", () => {
   test("the database refuses a second open entry, as the refusal a toggle retries on", async () => {
     const { network, officer } = await setup();
     const open = Prisma.sql`INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, ${new Date(T0)})`;
-    expect(await service.db.execute(open)).toBe(1);
-    const refusal = await service.db.execute(open).then(
+    expect(await service.db.write.execute(open)).toBe(1);
+    const refusal = await service.db.write.execute(open).then(
       () => null,
       (error: unknown) => error,
     );

@@ -330,6 +330,26 @@ describe("PUT and PATCH /vehicles/{vehicle}", () => {
     // Fields not sent still count for search after a partial update.
     expect(ids(await api.get("/vehicles?search=srch-1"))).toEqual([vehicle.id]);
   });
+
+  test("concurrent PATCHes of different fields of one vehicle all land, and search sees every one", async () => {
+    const api = await newApi();
+    const vehicle = await create(api, { plate: "RACE-0" });
+    const patches: Record<string, unknown>[] = [
+      { plate: "RACE-1" }, { cartyp: "Vapid" }, { car: "Stanier" }, { owner: "Wettlauf Owner" }, { tuv: "2030-01-31" },
+      { comment: "raced" }, { color: "Smaragd" }, { wanted: true }, { wanted_reason: "Sprint" }, { synced: true }, { sync_id: "race-sync" },
+    ];
+    const responses = await Promise.all(patches.map((body) => api.patch(`/vehicles/${vehicle.id}`, body)));
+    expect(responses.map((response) => response.status)).toEqual(patches.map(() => 200));
+    const stored = (await api.get(`/vehicles/${vehicle.id}`)).body.data;
+    expect(stored).toMatchObject({
+      plate: "RACE-1", carType: "Vapid", car: "Stanier", owner: "Wettlauf Owner", generalInspection: "2030-01-31",
+      comment: "raced", color: "Smaragd", wanted: true, wantedReason: "Sprint", synced: true, syncId: "race-sync",
+    });
+    // The search text was built from the fields as they were when each write landed.
+    for (const term of ["race-1", "vapid", "stanier", "wettlauf", "smaragd", "sprint"]) {
+      expect(ids(await api.get(`/vehicles?search=${term}`))).toEqual([vehicle.id]);
+    }
+  });
 });
 
 describe("DELETE /vehicles/{vehicle}", () => {

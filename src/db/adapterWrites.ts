@@ -1,14 +1,21 @@
-// Hot writes of a single statement as plain SQL on the driver adapter under Prisma's client (same
-// connection or pool, and on SQLite the adapter's lock, so they queue with Prisma's own writes
-// and transactions). Prisma's client costs ~0.3 ms of CPU per statement on top of the database's
-// own work (src/db/adapterReads.ts says why); a dutytime toggle is two statements.
+// Hot writes as plain SQL on the driver adapter under Prisma's client (same connection or pool,
+// and on SQLite the adapter's lock, so they queue with Prisma's own writes and transactions).
+// Prisma's client costs ~0.3 ms of CPU per statement on top of the database's own work
+// (src/db/adapterReads.ts says why), most of a write that is a single statement.
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
-import { adapterQuery, type QueryableAdapter } from "./adapterReads";
+import { adapterQuery, adapterReads, type QueryableAdapter } from "./adapterReads";
 
-/** Runs a statement; answers the number of rows it changed. */
-export type ExecuteSql = (statement: Prisma.Sql) => Promise<number>;
+export interface WriteSql {
+  /** Runs a statement; answers the number of rows it changed. */
+  execute(statement: Prisma.Sql): Promise<number>;
+  /** Runs a statement with RETURNING; answers its rows by column name, values as the adapter reads them. */
+  returning<Row>(statement: Prisma.Sql): Promise<Row[]>;
+}
 
-export function adapterWrites(provider: DatabaseProvider, adapter: () => Promise<QueryableAdapter>): ExecuteSql {
-  return async (statement) => (await adapter()).executeRaw(adapterQuery(provider, statement));
+export function adapterWrites(provider: DatabaseProvider, adapter: () => Promise<QueryableAdapter>): WriteSql {
+  return {
+    execute: async (statement) => (await adapter()).executeRaw(adapterQuery(provider, statement)),
+    returning: adapterReads(provider, adapter),
+  };
 }

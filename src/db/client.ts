@@ -7,7 +7,7 @@ import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettin
 import { SqliteAdapterFactory } from "./sqliteAdapter";
 import { openPostgres } from "./postgres";
 import { adapterReads, shareConnection, type ReadSql } from "./adapterReads";
-import { adapterWrites, type ExecuteSql } from "./adapterWrites";
+import { adapterWrites, type WriteSql } from "./adapterWrites";
 import { openSqliteReads } from "./sqliteReads";
 
 export type Prisma = PrismaClient;
@@ -20,8 +20,8 @@ export interface Database {
    * PostgreSQL the adapter under `prisma` (src/db/adapterReads.ts says why).
    */
   read: ReadSql;
-  /** Hot single-statement writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
-  execute: ExecuteSql;
+  /** Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
+  write: WriteSql;
   provider: DatabaseProvider;
   url: string;
   close(): Promise<void>;
@@ -37,8 +37,8 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
   const provider = providerOf(url);
   if (provider === "postgresql") {
     const { prisma, adapter } = openPostgres(url, pool);
-    const execute = adapterWrites(provider, adapter);
-    return { prisma, read: adapterReads(provider, adapter), execute, provider, url, close: () => prisma.$disconnect() };
+    const write = adapterWrites(provider, adapter);
+    return { prisma, read: adapterReads(provider, adapter), write, provider, url, close: () => prisma.$disconnect() };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -50,5 +50,5 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, execute: adapterWrites(provider, factory.connection), provider, url, close };
+  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), provider, url, close };
 }

@@ -11,9 +11,6 @@ const codeOf = (error: unknown) =>
 export const isUniqueViolation = (error: unknown) =>
   codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation";
 
-/** The row to update or delete is gone. */
-export const isRecordNotFound = (error: unknown) => codeOf(error) === "P2025";
-
 const unavailableCodes = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 
 /** Driver adapter failures that mean "the database cannot serve now", not "the query is wrong". */

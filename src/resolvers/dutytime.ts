@@ -18,13 +18,13 @@ export interface DutytimeStatus {
 // toggles at every shift change, and Prisma's client would be most of a toggle's CPU.
 
 async function stopOpenEntries(ctx: Context, officer: Officer): Promise<number> {
-  return ctx.db.execute(Prisma.sql`
+  return ctx.db.write.execute(Prisma.sql`
     UPDATE dutytime_entries SET ended_at = ${ctx.now()}
     WHERE officer_id = ${officer.id} AND network_id = ${ctx.network.id} AND ended_at IS NULL`);
 }
 
 async function startEntry(ctx: Context, officer: Officer, startedAt: Date): Promise<void> {
-  await ctx.db.execute(Prisma.sql`
+  await ctx.db.write.execute(Prisma.sql`
     INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${ctx.network.id}, ${officer.id}, ${startedAt})`);
 }
 

@@ -5,8 +5,8 @@ import { planSearch } from "./searchPlan";
 import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
-import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
-import { isRecordNotFound } from "./databaseErrors";
+import { searchNeedle, searchTextOf, vehicleChanges, type VehicleChanges, type VehicleInput } from "./vehicleInput";
+import { deleteVehicleRow, insertVehicle, updateVehicleAsRead } from "./vehicleWrites";
 
 export const vehicleSortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
 export type VehicleSortField = (typeof vehicleSortFields)[number];
@@ -119,10 +119,22 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const changes = vehicleChanges(input, { required: true });
   const now = ctx.now();
   const fields = { ...changes, plate: changes.plate! };
-  return ctx.db.prisma.vehicle.create({
-    data: { ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now },
-  });
+  return insertVehicle(ctx.db.write, { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now });
 }
+
+/** What a new vehicle holds in the fields a create leaves out (the columns' defaults). */
+const unsetVehicleFields = {
+  carType: null,
+  car: null,
+  owner: null,
+  generalInspection: null,
+  comment: null,
+  color: null,
+  wanted: false,
+  wantedReason: null,
+  synced: false,
+  syncId: null,
+} satisfies Omit<Required<VehicleChanges>, "plate">;
 
 /**
  * Updates the fields sent. The search text depends on fields not sent, so the write is a
@@ -134,22 +146,15 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const current = await findVehicle(ctx, id);
     const next = { ...current, ...changes };
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
-    const { count } = await ctx.db.prisma.vehicle.updateMany({
-      where: { id: current.id, networkId: ctx.network.id, updatedAt: current.updatedAt },
-      data: { ...changes, searchText: searchTextOf(next), updatedAt },
-    });
-    if (count === 1) return { ...next, searchText: searchTextOf(next), updatedAt };
+    const searchText = searchTextOf(next);
+    if (await updateVehicleAsRead(ctx.db.write, current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
     if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
   }
 }
 
 export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicle = await findVehicle(ctx, id);
-  try {
-    await ctx.db.prisma.vehicle.delete({ where: { id: vehicle.id, networkId: ctx.network.id } });
-  } catch (error) {
-    if (isRecordNotFound(error)) throw notFound("Vehicle");
-    throw error;
-  }
+  // Gone in between: deleted by a concurrent call.
+  if (!(await deleteVehicleRow(ctx.db.write, ctx.network.id, vehicle.id))) throw notFound("Vehicle");
   return vehicle;
 }
