@@ -1,6 +1,8 @@
 // SPEC 4.2 rules 1-5 for the four count endpoints, over REST and GraphQL, with records written
 // through the GraphQL mutations and a fixed clock.
-import { startService, type TestService } from "./support/service";
+import fs from "node:fs";
+import path from "node:path";
+import { startService, testProvider, type TestService } from "./support/service";
 import { columnsOf } from "./support/database";
 import { client, type Client } from "./support/http";
 
@@ -260,5 +262,56 @@ describe("rule 4: creation times that cannot be evaluated (destructive, own data
       filesLast7: unavailable,
       filesTotal: available(5),
     });
+  });
+});
+
+describe("totals kept by the database (migration *_network_record_counts)", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService();
+    service.clock.set(NOW);
+  });
+  afterAll(() => service.close());
+
+  const totals = async (api: Client) => {
+    const counts = await restCounts(api);
+    return { missions: counts.missionsTotal, files: counts.filesTotal };
+  };
+
+  test("records any writer inserts or deletes are counted, in their network only", async () => {
+    const network = await service.network();
+    const other = await service.network();
+    const api = client(service.url, network.apiKey);
+    await create(api, "mission", "omit");
+    await create(api, "patient", null);
+    // Another tool writing to the database directly, several rows in one statement.
+    const sql = (statement: string) => service.db.prisma.$executeRawUnsafe(statement);
+    await sql(`INSERT INTO mission_reports (network_id, title) VALUES (${network.id}, 'a'), (${network.id}, 'b'), (${other.id}, 'c')`);
+    await sql(`INSERT INTO offender_files (network_id, offender_name) VALUES (${network.id}, 'x'), (${network.id}, 'y')`);
+    expect(await totals(api)).toEqual({ missions: available(3), files: available(3) });
+    await sql(`DELETE FROM mission_reports WHERE network_id = ${network.id} AND title = 'a'`);
+    await sql(`DELETE FROM offender_files WHERE network_id = ${network.id}`);
+    expect(await totals(api)).toEqual({ missions: available(2), files: available(1) });
+    expect(await totals(client(service.url, other.apiKey))).toEqual({ missions: available(1), files: available(0) });
+  });
+
+  test("the migration's backfill gives every network the number of records it already has", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (const kind of ["mission", "mission", "patient", "offender", "offender"] as const) await create(api, kind, "omit");
+    await service.db.prisma.$executeRawUnsafe(
+      "UPDATE networks SET mission_report_count = 0, patient_file_count = 0, offender_file_count = 0",
+    );
+    expect(await totals(api)).toEqual({ missions: available(0), files: available(0) });
+    const dir = path.join("prisma", testProvider, "migrations");
+    const migration = fs.readdirSync(dir).find((name) => name.endsWith("_network_record_counts"))!;
+    const backfills = fs
+      .readFileSync(path.join(dir, migration, "migration.sql"), "utf8")
+      .split(";")
+      .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
+      .filter((statement) => statement.startsWith("UPDATE"));
+    expect(backfills).toHaveLength(3);
+    for (const statement of backfills) await service.db.prisma.$executeRawUnsafe(statement);
+    expect(await totals(api)).toEqual({ missions: available(2), files: available(3) });
   });
 });

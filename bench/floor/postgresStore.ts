@@ -2,7 +2,7 @@
 // as named prepared statements: each connection parses a statement text once.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
-import { countSql, orderBy } from "./store";
+import { countSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 
 const TIMESTAMP_OID = 1114;
@@ -146,7 +146,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async countRecords(table, networkId, since) {
       const { rows } =
         since === null
-          ? await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = $1`, [networkId])
+          ? await run(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = $1`, [networkId])
           : await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = $1 AND "created_at" >= $2`, [networkId, instant(since)]);
       return Number(rows[0][0]);
     },

@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
-import { countSql, orderBy } from "./store";
+import { countSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
@@ -172,7 +172,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     async countRecords(table, networkId, since) {
       const { rows } =
         since === null
-          ? await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ?`, [networkId])
+          ? await run(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = ?`, [networkId])
           : await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ? AND "created_at" >= ?`, [networkId, toSqlite(since)]);
       return Number(rows[0][0]);
     },

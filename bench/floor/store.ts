@@ -83,7 +83,7 @@ export interface Store {
   /** false when the one-open-entry index refused the start (a concurrent start won). */
   startEntry(networkId: number, officerId: number, now: Date): Promise<boolean>;
   activeUsers(networkId: number): Promise<ActiveUserJson[]>;
-  /** COUNT of a record table, optionally created at or after `since`. */
+  /** A record table's total (kept on the network's row, as the service reads it), or a COUNT of those created at or after `since`. */
   countRecords(table: "mission_reports" | "patient_files" | "offender_files", networkId: number, since: Date | null): Promise<number>;
   close(): Promise<void>;
 }
@@ -92,3 +92,10 @@ export async function openStore(url: string, poolSize: number): Promise<Store> {
   if (providerOf(url) === "sqlite") return (await import("./sqliteStore")).openSqliteStore(url);
   return (await import("./postgresStore")).openPostgresStore(url, poolSize);
 }
+
+/** The network's column that triggers keep at each record table's number of rows (migration *_network_record_counts). */
+export const recordCountColumn = {
+  mission_reports: "mission_report_count",
+  patient_files: "patient_file_count",
+  offender_files: "offender_file_count",
+} as const;

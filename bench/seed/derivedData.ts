@@ -22,6 +22,18 @@ export const derivedData: DerivedData[] = [
     },
     rebuild: `UPDATE "networks" SET "vehicle_count" = (SELECT COUNT(*) FROM "vehicles" WHERE "vehicles"."network_id" = "networks"."id")`,
   },
+  ...(
+    [
+      ["mission_reports", "mission_report_count"],
+      ["patient_files", "patient_file_count"],
+      ["offender_files", "offender_file_count"],
+    ] as const
+  ).map(([table, column]) => ({
+    // prisma/*/migrations/20261123060000_network_record_counts
+    table,
+    triggers: { sqlite: [`${table}_count_insert`, `${table}_count_delete`], postgresql: [`${table}_count`] },
+    rebuild: `UPDATE "networks" SET "${column}" = (SELECT COUNT(*) FROM "${table}" WHERE "${table}"."network_id" = "networks"."id")`,
+  })),
   {
     // prisma/sqlite/migrations/20261122190000_vehicle_search_trigram (SQLite only)
     table: "vehicles",

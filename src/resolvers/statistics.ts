@@ -18,16 +18,26 @@ interface CountSource {
   createdSince(networkId: number, since: Date): Promise<number>;
 }
 
+type RecordTable = "mission_reports" | "patient_files" | "offender_files";
+
+/** Each table's number of records per network, kept on the network's row by triggers (migration *_network_record_counts). */
+const countColumnOf: Record<RecordTable, string> = {
+  mission_reports: "mission_report_count",
+  patient_files: "patient_file_count",
+  offender_files: "offender_file_count",
+};
+
 /**
- * Counts of one table on the read path (src/db/adapterReads.ts): dashboards poll these.
+ * Counts of one table on the read path (src/db/adapterReads.ts): dashboards poll these. The
+ * total is the kept count, not a count over the network's records.
  * `created_at >= since` never matches a null (unknown) creation time: rule 3.
  */
-function countSource(read: ReadSql, table: "mission_reports" | "patient_files" | "offender_files"): CountSource {
+function countSource(read: ReadSql, table: RecordTable): CountSource {
   const from = Prisma.raw(`"${table}"`);
-  const first = (rows: { total: number | string }[]) => Number(rows[0].total);
+  const kept = Prisma.raw(`"${countColumnOf[table]}"`);
+  const first = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0);
   return {
-    total: async (networkId) =>
-      first(await read(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId}`)),
+    total: async (networkId) => first(await read(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
     createdSince: async (networkId, since) =>
       first(await read(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`)),
   };
