@@ -4,6 +4,8 @@ import http from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { App } from "./app";
 import { readBodyFirst } from "./requestBodies";
+import { sendResponse } from "./sendResponse";
+import { logInternalError } from "../publicError";
 
 export interface RunningServer {
   url: string;
@@ -13,11 +15,18 @@ export interface RunningServer {
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
   const server = http.createServer((request, response) => {
-    readBodyFirst(request).then(
-      () => adapter(request, response),
-      // The client went away while sending; nobody is left to answer.
-      () => request.destroy(),
-    );
+    readBodyFirst(request)
+      .then(
+        async () => sendResponse(await adapter.handleNodeRequestAndResponse(request, response), response, request),
+        // The client went away while sending; nobody is left to answer.
+        () => request.destroy(),
+      )
+      // The app answers every error itself (500 JSON); this is the adapter or the socket failing.
+      .catch((error: unknown) => {
+        logInternalError(error);
+        if (response.headersSent) return void response.destroy();
+        response.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"message":"Server Error."}');
+      });
   });
   // Longer than the idle timeout of common load balancers and HTTP clients (60 s), so a client
   // never reuses a connection at the moment the server closes it ("other side closed").
