@@ -83,6 +83,19 @@ export function jsonMediaTypeFor(accept: string | null): string | null {
 }
 
 /** Yoga's test for a JSON body: the first of the listed content types, parameters allowed. */
+/** Clients send a few distinct Accept headers, each over and over: the choice is kept per header. */
+const mediaTypeByAccept = new Map<string | null, string | null>();
+const maxAcceptHeaders = 100;
+
+function keptMediaTypeFor(accept: string | null): string | null {
+  let mediaType = mediaTypeByAccept.get(accept);
+  if (mediaType === undefined) {
+    if (mediaTypeByAccept.size >= maxAcceptHeaders) mediaTypeByAccept.clear();
+    mediaTypeByAccept.set(accept, (mediaType = jsonMediaTypeFor(accept)));
+  }
+  return mediaType;
+}
+
 function isJsonBody(contentType: string | null): boolean {
   const first = contentType?.split(",")[0];
   return first === "application/json" || !!first?.startsWith("application/json;");
@@ -117,7 +130,7 @@ export function answerKnownQueries<ServerContext extends Record<string, unknown>
   return {
     onRequestParse({ request, requestParser, serverContext, setRequestParser, endResponse, fetchAPI }) {
       if (request.method !== "POST" || !isJsonBody(request.headers.get("content-type")) || !requestParser) return;
-      const mediaType = jsonMediaTypeFor(request.headers.get("accept"));
+      const mediaType = keptMediaTypeFor(request.headers.get("accept"));
       if (!mediaType) return;
       return request.text().then(async (body) => {
         const params = body.length <= maxQueryLength ? paramsOf(body) : null;
