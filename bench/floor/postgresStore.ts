@@ -4,6 +4,7 @@ import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
 import { countSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
+import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -33,8 +34,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     keepAlive: true,
     // Prepared statements save parsing only: the service's unnamed statements are planned with
     // their values every time, and a cached generic plan could differ from the service's plan
-    // (skewed network sizes), so the floor plans each execution too.
-    options: "-c plan_cache_mode=force_custom_plan",
+    // (skewed network sizes), so the floor plans each execution too. random_page_cost as the
+    // service's (src/db/postgres.ts).
+    options: "-c plan_cache_mode=force_custom_plan -c random_page_cost=1.1",
     types: { getTypeParser: parserOf as typeof types.getTypeParser },
   });
 
@@ -65,22 +67,34 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     },
 
     async listVehicles(query) {
-      const search = query.pattern !== null;
-      const where = `"network_id" = $1${search ? ` AND "search_text" LIKE $2` : ""}`;
-      const params: unknown[] = search ? [query.networkId, query.pattern] : [query.networkId];
-      const n = params.length;
-      // Two pool connections at once, as the service's Promise.all of count and page.
-      const [count, page] = await Promise.all([
-        run(countSql(search, (n) => `$${n}`), search ? params : [query.networkId]),
-        run(
-          `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where} ORDER BY ${orderBy(query)} LIMIT $${n + 1} OFFSET $${n + 2}`,
-          [...params, query.limit, query.offset],
-        ),
+      if (query.pattern === null) {
+        // Two pool connections at once, as the service's Promise.all of count and page.
+        const [count, page] = await Promise.all([
+          run(countSql(false, (n) => `$${n}`), [query.networkId]),
+          run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 ORDER BY ${orderBy(query)} LIMIT $2 OFFSET $3`, [
+            query.networkId,
+            query.limit,
+            query.offset,
+          ]),
+        ]);
+        return { total: Number(count.rows[0][0]), rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
+      }
+      // A search reads its page as the service plans it (src/resolvers/postgresSearchPlan.ts),
+      // from the count of its matches.
+      const params = [query.networkId, query.pattern];
+      const [count, network] = await Promise.all([
+        run(countSql(true, (n) => `$${n}`), params),
+        run(countSql(false, (n) => `$${n}`), [query.networkId]),
       ]);
-      return {
-        total: Number(count.rows[0][0]),
-        rows: page.rows.map((row) => vehicleJson(row, fromPostgres)),
-      };
+      const total = Number(count.rows[0][0]);
+      const source = planPostgresSearch(query.pattern.slice(1, -1), total, Number(network.rows[0]?.[0] ?? 0), query.offset + query.limit);
+      const where = `"network_id" = $1 AND "search_text" LIKE $2`;
+      const rows =
+        source.kind === "matches"
+          ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where}) SELECT * FROM found`
+          : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where}`;
+      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, [...params, query.limit, query.offset]);
+      return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
     },
 
     async findVehicle(networkId, id) {

@@ -99,7 +99,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
           ? [query.networkId]
           : source.kind === "rows"
             ? [query.networkId, query.pattern]
-            : [query.networkId, query.networkId, source.kind === "index" ? ftsPhrase(needle!) : JSON.stringify(source.ids), query.pattern];
+            : [query.networkId, query.networkId, source.kind === "candidates" ? JSON.stringify(source.ids) : ftsPhrase(needle!), query.pattern];
       const countSource = needle === null ? readRows : await planSearch(readObjects, filter, null, networkVehicles);
       const count = await run(query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(countSource)}` : countSql(false, () => "?"), args(countSource));
       const total = Number(count.rows[0][0]);

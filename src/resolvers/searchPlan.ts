@@ -34,7 +34,12 @@ export type SearchSource =
   /** The trigram index, asked by the page's statement. */
   | { kind: "index" }
   /** The rows (of all networks) the index named while the plan looked the needle up. */
-  | { kind: "candidates"; ids: number[] };
+  | { kind: "candidates"; ids: number[] }
+  /**
+   * All the network's matches, gathered before they are ordered (PostgreSQL: its planner then
+   * chooses the trigram index when matches are few, see src/resolvers/postgresSearchPlan.ts).
+   */
+  | { kind: "matches" };
 
 export const readRows: SearchSource = { kind: "rows" };
 const askIndex: SearchSource = { kind: "index" };

@@ -129,9 +129,12 @@ export interface PageRequest {
 /** The statement reading a page; `counting` adds the number of all matches to every row. */
 export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, source }: PageRequest, counting = false): Prisma.Sql {
   const matches = counting ? Prisma.raw(", COUNT(*) OVER () AS matches") : Prisma.empty;
-  return Prisma.sql`
-    SELECT ${vehicleColumns}${matches}
-    FROM vehicles ${whereOf(filter, source)} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
+  const rows =
+    source.kind === "matches"
+      ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
+        Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, source)}) SELECT *${matches} FROM found`
+      : Prisma.sql`SELECT ${vehicleColumns}${matches} FROM vehicles ${whereOf(filter, source)}`;
+  return Prisma.sql`${rows} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 export async function selectVehiclePage(read: ReadSql, filter: VehicleFilter, page: PageRequest): Promise<Vehicle[]> {

@@ -1,8 +1,9 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
+import { planPostgresSearch } from "./postgresSearchPlan";
 import { planSearch } from "./searchPlan";
-import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleOrder } from "./vehicleQueries";
+import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleFilter, type VehicleOrder } from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleChanges, type VehicleInput } from "./vehicleInput";
@@ -71,6 +72,13 @@ function checkListArgs(args: VehicleListArgs) {
   return { page, perPage };
 }
 
+/** Where a search's page comes from, planned for the database at hand. */
+function sourceOf(ctx: Context, filter: VehicleFilter, knownMatches: number | null, networkVehicles: number, pageEnd: number) {
+  return ctx.db.provider === "postgresql"
+    ? planPostgresSearch(filter.needle, knownMatches, networkVehicles, pageEnd)
+    : planSearch(ctx.db.read, filter, knownMatches, networkVehicles);
+}
+
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
@@ -86,12 +94,12 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
     // term would otherwise scan the whole network.
     if (offset >= total) data = [];
     else {
-      const source = await planSearch(ctx.db.read, filter, total, known.networkVehicles);
+      const source = await sourceOf(ctx, filter, total, known.networkVehicles, offset + perPage);
       data = await selectVehiclePage(ctx.db.read, filter, { order, limit: perPage, offset, source });
     }
   } else {
     const searched = { ...filter, needle: filter.needle! };
-    const source = await planSearch(ctx.db.read, filter, null, known.networkVehicles);
+    const source = await sourceOf(ctx, filter, null, known.networkVehicles, offset + perPage);
     ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, { order, limit: perPage, offset, source }, known.version));
   }
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
