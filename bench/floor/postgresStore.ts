@@ -87,13 +87,14 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         run(countSql(false, (n) => `$${n}`), [query.networkId]),
       ]);
       const total = Number(count.rows[0][0]);
-      const source = planPostgresSearch(query.pattern.slice(1, -1), total, Number(network.rows[0]?.[0] ?? 0), query.offset + query.limit);
-      const where = `"network_id" = $1 AND "search_text" LIKE $2`;
+      const needle = query.pattern.slice(1, -1);
+      const source = planPostgresSearch(needle, total, Number(network.rows[0]?.[0] ?? 0), query.offset + query.limit);
       const rows =
         source.kind === "matches"
-          ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where}) SELECT * FROM found`
-          : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where}`;
-      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, [...params, query.limit, query.offset]);
+          ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND "search_text" LIKE $2) SELECT * FROM found`
+          : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND strpos("search_text", $2) > 0`;
+      const needleOrPattern = source.kind === "matches" ? query.pattern : needle;
+      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, [query.networkId, needleOrPattern, query.limit, query.offset]);
       return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
     },
 

@@ -2,13 +2,16 @@
 // network in order until the page is full and gathering the matches through the trigram index
 // (vehicles_search_trgm_idx) then sorting them, from its estimate of the matches, and its
 // estimate of a rare plate number can be 100x too high: it then reads the whole network for a
-// page it believes fills early (~200 ms in the largest network instead of ~2 ms). Once the
-// total is kept, the service knows the matches and decides itself; while it counts them, every
-// match must be seen anyway, so it gathers them. The choice never changes a result.
+// page it believes fills early (~200 ms in the largest network instead of ~2 ms), and it
+// gathers a common term's matches in a small network (~4 ms) where reading in order finds a
+// page in ~0.3 ms. Once the total is kept, the service knows the matches and decides itself;
+// while it counts them, every match must be seen anyway, so it gathers them. The choice never
+// changes a result.
 import type { SearchSource } from "./searchPlan";
 import { readRows } from "./searchPlan";
 
 const gatherMatches: SearchSource = { kind: "matches" };
+const readInOrder: SearchSource = { kind: "rowsInOrder" };
 
 /**
  * What gathering the matches through the trigram index costs beyond reading them, in rows read:
@@ -34,7 +37,7 @@ export function planPostgresSearch(
   if (needle === null) return readRows;
   if (knownMatches === null) return gatherMatches;
   // Read in order, one row in networkVehicles / knownMatches is a match.
-  const readInOrder = Math.min(networkVehicles, (pageEnd * networkVehicles) / Math.max(knownMatches, 1));
-  const gather = trigramIndexable(needle) ? knownMatches + trigramLookupRows : networkVehicles;
-  return gather < readInOrder ? gatherMatches : readRows;
+  const rowsReadInOrder = Math.min(networkVehicles, (pageEnd * networkVehicles) / Math.max(knownMatches, 1));
+  const rowsGathered = trigramIndexable(needle) ? knownMatches + trigramLookupRows : networkVehicles;
+  return rowsGathered < rowsReadInOrder ? gatherMatches : readInOrder;
 }

@@ -39,7 +39,13 @@ export type SearchSource =
    * All the network's matches, gathered before they are ordered (PostgreSQL: its planner then
    * chooses the trigram index when matches are few, see src/resolvers/postgresSearchPlan.ts).
    */
-  | { kind: "matches" };
+  | { kind: "matches" }
+  /**
+   * The network's rows read in order, and never the trigram index (PostgreSQL: its planner
+   * takes the index for LIKE when it misjudges a term; strpos is the same test, which the index
+   * cannot serve, as neither the needle nor the stored text holds a LIKE wildcard).
+   */
+  | { kind: "rowsInOrder" };
 
 export const readRows: SearchSource = { kind: "rows" };
 const askIndex: SearchSource = { kind: "index" };

@@ -98,6 +98,7 @@ function candidatesOf(needle: string, source: SearchSource): Prisma.Sql | null {
  */
 function whereOf({ networkId, needle }: VehicleFilter, source: SearchSource) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
+  if (source.kind === "rowsInOrder") return Prisma.sql`WHERE network_id = ${networkId} AND strpos(search_text, ${needle}) > 0`;
   const pattern = `%${needle}%`;
   const candidates = candidatesOf(needle, source);
   const among = candidates ? Prisma.sql` AND id IN (${networkCandidates(networkId, candidates)})` : Prisma.empty;
