@@ -2,6 +2,7 @@
 // straight against the store. Rules that are plain functions in src/resolvers are reused.
 import type { IncomingMessage } from "node:http";
 import { searchNeedle, searchTextOf, type VehicleChanges } from "../../src/resolvers/vehicleInput";
+import { vehicleColumnOf } from "../../src/resolvers/vehicleWrites";
 import { checkIdentifier, listArgs, readJsonObject, vehicleBody } from "./input";
 import { HttpError, notFound } from "./respond";
 import type { ColumnValues, KeyOwner, Store } from "./store";
@@ -27,21 +28,8 @@ function vehicleId(text: string): number | null {
 
 /** Changed fields as columns, plus the search text of the whole resulting vehicle. */
 function columnValues(changes: VehicleChanges, whole: VehicleChanges): ColumnValues {
-  const columns: Record<keyof VehicleChanges, string> = {
-    plate: "plate",
-    carType: "car_type",
-    car: "car",
-    owner: "owner",
-    generalInspection: "general_inspection",
-    comment: "comment",
-    color: "color",
-    wanted: "wanted",
-    wantedReason: "wanted_reason",
-    synced: "synced",
-    syncId: "sync_id",
-  };
   const values: ColumnValues = {};
-  for (const [field, value] of Object.entries(changes)) values[columns[field as keyof VehicleChanges]] = value ?? null;
+  for (const [field, value] of Object.entries(changes)) values[vehicleColumnOf[field as keyof VehicleChanges]] = value ?? null;
   values.search_text = searchTextOf(whole);
   return values;
 }

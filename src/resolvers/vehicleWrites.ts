@@ -6,7 +6,7 @@ import type { WriteSql } from "../db/adapterWrites";
 import type { VehicleChanges } from "./vehicleInput";
 
 /** The column of each field a request may change: a fixed list, never client text. */
-const columnOf: Record<keyof VehicleChanges, string> = {
+export const vehicleColumnOf: Record<keyof VehicleChanges, string> = {
   plate: "plate",
   carType: "car_type",
   car: "car",
@@ -45,7 +45,7 @@ export async function updateVehicleAsRead(
 ): Promise<boolean> {
   const sets = (Object.keys(changes) as (keyof VehicleChanges)[])
     .filter((field) => changes[field] !== undefined)
-    .map((field) => Prisma.sql`${Prisma.raw(columnOf[field])} = ${changes[field]}`);
+    .map((field) => Prisma.sql`${Prisma.raw(vehicleColumnOf[field])} = ${changes[field]}`);
   sets.push(Prisma.sql`search_text = ${searchText}`, Prisma.sql`updated_at = ${updatedAt}`);
   const changed = await write.execute(Prisma.sql`
     UPDATE vehicles SET ${Prisma.join(sets, ", ")}
