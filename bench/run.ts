@@ -2,6 +2,7 @@
 // the same data, one server at a time, and prints (and writes) a markdown table.
 //   npm run bench -- [--database sqlite|postgresql] [--size full|small] [--duration 10] [--connections 10]
 //                    [--postgres-url URL] [--seeded-url URL --keys FILE] [--targets service,floor,platformatic]
+//                    [--only NAME,...] (scenarios whose name contains one of these; all by default)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
 import fs from "node:fs";
@@ -44,6 +45,7 @@ async function main() {
     keys: "string",
     targets: "string",
     out: "string",
+    only: "string",
   });
   const database = (flags.database as string) ?? "sqlite";
   const size = (flags.size as string) ?? "full";
@@ -78,7 +80,10 @@ async function main() {
   try {
     let port = 4600;
     for (const name of targets) running.push(await startTarget(name, databaseUrl, port++));
-    run.scenarios = allScenarios(await fixtureOf(running[0].url, keys));
+    const only = (flags.only as string | undefined)?.split(",");
+    run.scenarios = allScenarios(await fixtureOf(running[0].url, keys)).filter(
+      (scenario) => !only || only.some((part) => scenario.name.includes(part)),
+    );
     // Warm-up, so the JIT and caches are in the same state for every server.
     for (const target of running) {
       const warm = run.scenarios[0].requests[target.name];

@@ -54,6 +54,16 @@ describeSqlite("SQLite hot reads", () => {
     const expected = await readOnAdapter<object>(query());
     expect(expected).toHaveLength(count);
     expect(await reads.read(query())).toEqual(expected);
+    expect(await reads.read.first(query())).toEqual(expected[0]);
+  });
+
+  test("first() of a statement with more rows leaves no snapshot behind: the next read sees a later write", async () => {
+    const count = async () => (await reads.read.first<{ n: number }>(Prisma.sql`SELECT COUNT(*) AS n FROM vehicles`))!.n;
+    const before = await count();
+    // Two rows match; first() steps once and must reset the statement all the same.
+    expect(await reads.read.first(Prisma.sql`SELECT id FROM vehicles WHERE network_id = ${networkId} ORDER BY id`)).toBeDefined();
+    await db.prisma.vehicle.create({ data: { networkId, plate: "RD-4", searchText: "rd-4", createdAt: at, updatedAt: at } });
+    expect(await count()).toBe(before + 1);
   });
 
   test("a committed write is seen by the next read", async () => {

@@ -8,6 +8,7 @@ import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
 import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
+import type { ReadSql } from "../../src/db/adapterReads";
 
 type InValue = string | number | boolean | null;
 
@@ -52,21 +53,24 @@ export async function openSqliteStore(url: string): Promise<Store> {
     if (statement.reader) return { rows: statement.all(values) as unknown[][], rowsAffected: 0 };
     return { rows: [], rowsAffected: statement.run(values).changes };
   };
+  /** The first row of a read that answers at most one, stepped once as the service does (src/db/sqliteReads.ts). */
+  const first = async (sql: string, args: InValue[]): Promise<unknown[] | undefined> =>
+    prepared(sql).get(args.map(bindable)) as unknown[] | undefined;
   /** Rows by column name, for the service's search plan (src/resolvers/searchPlan.ts). */
-  const readObjects = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+  const readAll = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const names = prepared(query.sql).columns().map((column) => column.name);
     const { rows } = await run(query.sql, query.values as InValue[]);
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
+  const readObjects: ReadSql = Object.assign(readAll, { first: async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0] });
 
   return {
     async keyOwner(hash) {
-      const { rows } = await run(
+      const row = await first(
         `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = ?`,
         [hash],
       );
-      if (rows.length === 0) return null;
-      const row = rows[0];
+      if (!row) return null;
       return {
         expiresAt: row[0] === null ? null : new Date(fromSqlite(row[0])),
         networkId: Number(row[1]),
@@ -81,8 +85,8 @@ export async function openSqliteStore(url: string): Promise<Store> {
       const filter = { networkId: query.networkId, needle, trigramIndex: true };
       let networkVehicles = 0;
       if (needle !== null) {
-        const network = await run(`SELECT "vehicle_count" FROM "networks" WHERE "id" = ?`, [query.networkId]);
-        networkVehicles = Number(network.rows[0]?.[0] ?? 0);
+        const network = await first(`SELECT "vehicle_count" FROM "networks" WHERE "id" = ?`, [query.networkId]);
+        networkVehicles = Number(network?.[0] ?? 0);
       }
       const candidates = (source: SearchSource) =>
         source.kind === "index"
@@ -113,9 +117,9 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async findVehicle(networkId, id) {
-      const { rows } = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = ? AND "network_id" = ?`, [id, networkId]);
-      if (rows.length === 0) return null;
-      return { vehicle: vehicleJson(rows[0] as VehicleRow, fromSqlite), rawUpdatedAt: rows[0][13] };
+      const row = await first(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = ? AND "network_id" = ?`, [id, networkId]);
+      if (!row) return null;
+      return { vehicle: vehicleJson(row as VehicleRow, fromSqlite), rawUpdatedAt: row[13] };
     },
 
     async createVehicle(networkId, values, now) {
@@ -138,8 +142,8 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async officerId(networkId, identifier) {
-      const { rows } = await run(`SELECT "id" FROM "officers" WHERE "network_id" = ? AND "identifier" = ?`, [networkId, identifier]);
-      return rows.length === 0 ? null : Number(rows[0][0]);
+      const row = await first(`SELECT "id" FROM "officers" WHERE "network_id" = ? AND "identifier" = ?`, [networkId, identifier]);
+      return row ? Number(row[0]) : null;
     },
 
     async stopOpenEntries(networkId, officerId, now) {
@@ -170,11 +174,11 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async countRecords(table, networkId, since) {
-      const { rows } =
+      const row =
         since === null
-          ? await run(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = ?`, [networkId])
-          : await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ? AND "created_at" >= ?`, [networkId, toSqlite(since)]);
-      return Number(rows[0][0]);
+          ? await first(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = ?`, [networkId])
+          : await first(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ? AND "created_at" >= ?`, [networkId, toSqlite(since)]);
+      return Number(row?.[0] ?? 0);
     },
 
     async close() {

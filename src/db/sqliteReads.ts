@@ -62,12 +62,19 @@ export function openSqliteReads(file: string): SqliteReads {
     return kept;
   };
 
-  // Every statement runs to its end (all()): one left unfinished would pin this connection to
-  // the snapshot of its next read (libsql leaves EXPLAIN statements so).
+  // Every statement runs to its end (all()) or is reset after its first row (get()): one left
+  // unfinished would pin this connection to the snapshot of its next read (libsql leaves
+  // EXPLAIN statements so).
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const { statement, columns } = prepared(query.sql);
     const rows = statement.all(query.values.map(bindable)) as unknown[][];
     return rows.map((values) => rowObject(columns, values) as Row);
   };
-  return { read, close: () => connection.close() };
+  // libsql's all() sets up a row iterator and a batch array per call; get() steps once.
+  const first = async <Row>(query: Prisma.Sql): Promise<Row | undefined> => {
+    const { statement, columns } = prepared(query.sql);
+    const values = statement.get(query.values.map(bindable)) as unknown[] | undefined;
+    return values === undefined ? undefined : (rowObject(columns, values) as Row);
+  };
+  return { read: Object.assign(read, { first }), close: () => connection.close() };
 }

@@ -26,11 +26,10 @@ export function generateApiKey(): IssuedKey {
 export async function networkOfApiKey(read: ReadSql, apiKey: string, now: Date): Promise<NetworkScope | null> {
   if (!apiKey.startsWith(keyPrefix) || apiKey.length > 200) return null;
   // On the read path (src/db/adapterReads.ts): this runs on every request.
-  const rows = await read<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
+  const key = await read.first<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
     SELECT n.id, n.name, n.identifier_type, k.expires_at
     FROM api_keys k JOIN networks n ON n.id = k.network_id
     WHERE k.hash = ${hashApiKey(apiKey)}`);
-  const key = rows[0];
   if (!key || (key.expires_at && new Date(key.expires_at) <= now)) return null;
   return { id: Number(key.id), name: key.name, identifierType: key.identifier_type };
 }

@@ -35,11 +35,11 @@ const countColumnOf: Record<RecordTable, string> = {
 function countSource(read: ReadSql, table: RecordTable): CountSource {
   const from = Prisma.raw(`"${table}"`);
   const kept = Prisma.raw(`"${countColumnOf[table]}"`);
-  const first = (rows: { total: number | string }[]) => Number(rows[0]?.total ?? 0);
+  const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
   return {
-    total: async (networkId) => first(await read(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
+    total: async (networkId) => count(await read.first(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
     createdSince: async (networkId, since) =>
-      first(await read(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`)),
+      count(await read.first(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`)),
   };
 }
 

@@ -53,9 +53,9 @@ const vehicleOf = (row: VehicleRow): Vehicle => ({
 });
 
 export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {
-  const rows = await read<VehicleRow>(Prisma.sql`
+  const row = await read.first<VehicleRow>(Prisma.sql`
     SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`);
-  return rows.length > 0 ? vehicleOf(rows[0]) : null;
+  return row ? vehicleOf(row) : null;
 }
 
 export interface VehicleFilter {
@@ -167,7 +167,7 @@ export interface KnownTotal {
  * vehicle_version (src/resolvers/searchTotals.ts).
  */
 export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<KnownTotal> {
-  const [network] = await read<{ total: number | string; version: number | string }>(
+  const network = await read.first<{ total: number | string; version: number | string }>(
     Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
   );
   if (!network) return { total: 0, version: "", networkVehicles: 0 };
@@ -198,6 +198,6 @@ export async function selectSearchPageCounting(
 }
 
 async function countMatches(read: ReadSql, filter: VehicleFilter, source: SearchSource): Promise<number> {
-  const [row] = await read<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, source)}`);
-  return Number(row.total);
+  const row = await read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOf(filter, source)}`);
+  return Number(row?.total ?? 0);
 }
