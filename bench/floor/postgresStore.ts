@@ -1,10 +1,12 @@
 // The floor's PostgreSQL queries through a pg Pool (the driver under the service's adapter),
-// as named prepared statements: each connection parses a statement text once.
+// as named prepared statements where the service names its own (src/db/preparingPool.ts):
+// each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
 import { countSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
+import { planIsStable } from "../../src/db/preparingPool";
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -32,11 +34,8 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     statement_timeout: 10_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
-    // Prepared statements save parsing only: the service's unnamed statements are planned with
-    // their values every time, and a cached generic plan could differ from the service's plan
-    // (skewed network sizes), so the floor plans each execution too. random_page_cost as the
-    // service's (src/db/postgres.ts).
-    options: "-c plan_cache_mode=force_custom_plan -c random_page_cost=1.1",
+    // random_page_cost as the service's (src/db/postgres.ts).
+    options: "-c random_page_cost=1.1",
     types: { getTypeParser: parserOf as typeof types.getTypeParser },
   });
 
@@ -44,8 +43,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   /** A named statement per distinct text: prepared once per connection, then only bound. */
   const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => {
     let name = names.get(text);
-    // PATCH writes a statement per set of changed columns: past 500 texts, new ones run unnamed.
-    if (!name && names.size < 500) names.set(text, (name = `floor_${names.size + 1}`));
+    // The service's rule: a LIKE search is planned with its term every time. PATCH writes a
+    // statement per set of changed columns: past 500 texts, new ones run unnamed.
+    if (!name && names.size < 500 && planIsStable(text)) names.set(text, (name = `floor_${names.size + 1}`));
     return pool.query<unknown[]>({ name, text, values, rowMode: "array" });
   };
   const instant = (date: Date) => date.toISOString();

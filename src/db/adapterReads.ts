@@ -73,9 +73,16 @@ export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): Ada
  * Values come as the adapter gives them (dates as ISO text, 64-bit integers possibly as text):
  * the callers convert what they read.
  */
-export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>): ReadSql {
+export function adapterReads(
+  provider: DatabaseProvider,
+  adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>,
+  /** Asks the pool to run this text as a named statement (src/db/preparingPool.ts). */
+  keepStatement?: (sql: string) => void,
+): ReadSql {
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const { columnNames, rows } = await (await adapter()).queryRaw(adapterQuery(provider, query));
+    const statement = adapterQuery(provider, query);
+    keepStatement?.(statement.sql);
+    const { columnNames, rows } = await (await adapter()).queryRaw(statement);
     return rows.map((values) => {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < columnNames.length; i++) row[columnNames[i]] = values[i];

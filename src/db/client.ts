@@ -36,9 +36,9 @@ export function sqliteFilePath(url: string): string {
 export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
   const provider = providerOf(url);
   if (provider === "postgresql") {
-    const { prisma, adapter } = openPostgres(url, pool);
+    const { prisma, adapter, keepStatement } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
-    return { prisma, read: adapterReads(provider, adapter), write, provider, url, close: () => prisma.$disconnect() };
+    return { prisma, read: adapterReads(provider, adapter, keepStatement), write, provider, url, close: () => prisma.$disconnect() };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });

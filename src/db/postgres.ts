@@ -4,6 +4,7 @@ import type { PoolConfig } from "pg";
 import type { PoolSettings } from "../config/database";
 import type { PrismaClient } from "../generated/prisma/client";
 import { shareConnection, type QueryableAdapter } from "./adapterReads";
+import { PreparingPool } from "./preparingPool";
 
 export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
   return {
@@ -30,15 +31,21 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
 export function openPostgres(
   url: string,
   settings: PoolSettings,
-): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter> } {
+): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; keepStatement: (sql: string) => void } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
+  const pool = new PreparingPool(poolConfig(url, settings));
   const factory = shareConnection(
-    new PrismaPg(poolConfig(url, settings), {
+    new PrismaPg(pool, {
       // An idle connection that dies (server restart) must not crash the process.
       onPoolError: () => undefined,
       onConnectionError: () => undefined,
+      disposeExternalPool: true,
     }),
   );
-  return { prisma: new PostgresClient({ adapter: factory }) as PrismaClient, adapter: factory.connection };
+  return {
+    prisma: new PostgresClient({ adapter: factory }) as PrismaClient,
+    adapter: factory.connection,
+    keepStatement: (sql) => pool.keep(sql),
+  };
 }

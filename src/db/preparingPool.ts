@@ -1,0 +1,43 @@
+// PostgreSQL parses and plans every unnamed statement each time it runs: the API key look-up
+// (a join) cost ~190 us of the server's CPU that way, ~50 us as a named (prepared) statement
+// whose plan PostgreSQL keeps. The hot reads whose best plan does not depend on their values
+// run named; Prisma's own statements and the searches stay unnamed.
+import pg from "pg";
+
+/**
+ * Whether a statement's plan can be kept across values. A LIKE on search_text may be answered
+ * through the trigram index or not, depending on the term: planned every time, as is the
+ * gathering of a rare term's matches (MATERIALIZED). A search the service reads in order
+ * (strpos, src/resolvers/postgresSearchPlan.ts) has one sensible plan and is kept.
+ */
+export function planIsStable(sql: string): boolean {
+  return !/\bLIKE\b|\bMATERIALIZED\b/i.test(sql);
+}
+
+/** Distinct texts named at most: past it, new texts run unnamed (no unbounded growth per connection). */
+const maxNamedStatements = 200;
+
+type QueryConfigWithName = pg.QueryConfig & { name?: string };
+
+/** A pg Pool that runs the statement texts it was asked to keep as named statements. */
+export class PreparingPool extends pg.Pool {
+  private readonly names = new Map<string, string>();
+
+  /** Runs `text` as a named statement from now on, if its plan is stable and room is left. */
+  keep(text: string): void {
+    if (this.names.has(text) || this.names.size >= maxNamedStatements || !planIsStable(text)) return;
+    // Never reused for another text: a connection refuses a name it prepared with other SQL.
+    this.names.set(text, `vrd_${this.names.size + 1}`);
+  }
+
+  // pg's overloads (callback or promise, config or text) all pass through; only a config
+  // object of a kept text gains a name.
+  override query(...args: unknown[]): never {
+    const [config] = args;
+    if (config && typeof config === "object" && !(config as QueryConfigWithName).name) {
+      const name = this.names.get((config as QueryConfigWithName).text);
+      if (name) args[0] = { ...(config as QueryConfigWithName), name };
+    }
+    return (super.query as (...callArgs: unknown[]) => never)(...args);
+  }
+}

@@ -1,0 +1,61 @@
+// The hot reads on PostgreSQL run as named statements, planned once per connection, unless
+// their best plan depends on a search term (src/db/preparingPool.ts); Prisma's own statements
+// are never named.
+import { Prisma } from "../src/generated/prisma/client";
+import { defaultPoolSettings } from "../src/config/database";
+import { openDatabase, type Database } from "../src/db/client";
+import { migrate } from "../src/db/migrate";
+import { planIsStable } from "../src/db/preparingPool";
+import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
+
+describe("which statements keep their plan", () => {
+  test("point reads, pages and kept counts do", () => {
+    expect(planIsStable("SELECT n.id FROM api_keys k JOIN networks n ON n.id = k.network_id WHERE k.hash = $1")).toBe(true);
+    expect(planIsStable("SELECT id FROM vehicles WHERE network_id = $1 ORDER BY id LIMIT $2 OFFSET $3")).toBe(true);
+    expect(planIsStable("SELECT id FROM vehicles WHERE network_id = $1 AND strpos(search_text, $2) > 0 LIMIT $3")).toBe(true);
+  });
+
+  test("a LIKE search and the gathering of a term's matches are planned with their values", () => {
+    expect(planIsStable("SELECT id FROM vehicles WHERE network_id = $1 AND search_text LIKE $2")).toBe(false);
+    expect(planIsStable("WITH found AS MATERIALIZED (SELECT id FROM vehicles WHERE x like $1) SELECT * FROM found")).toBe(false);
+  });
+});
+
+const describePostgres = testProvider === "postgresql" ? describe : describe.skip;
+
+describePostgres("named statements on a PostgreSQL connection", () => {
+  let fresh: FreshDatabase;
+  let db: Database;
+  // One connection, so every statement below runs in the session whose statements are listed.
+  const prepared = async () =>
+    (await db.read<{ name: string; statement: string }>(Prisma.sql`SELECT name, statement FROM pg_prepared_statements`)).map(
+      (row) => row.statement,
+    );
+
+  beforeAll(async () => {
+    fresh = await freshDatabase("postgresql");
+    await migrate(fresh.url);
+    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 1 });
+    await db.prisma.network.create({ data: { name: "Named", identifierType: "steam", createdAt: new Date() } });
+  });
+  afterAll(async () => {
+    await db.close();
+    await fresh.drop();
+  });
+
+  test("a hot read is prepared once and answers as before; a LIKE search and Prisma's statements are not prepared", async () => {
+    const byId = (id: number) => Prisma.sql`SELECT id, name FROM networks WHERE id > ${id} ORDER BY id`;
+    const first = await db.read(byId(0));
+    expect(first).toHaveLength(1);
+    expect(await db.read(byId(0))).toEqual(first);
+    expect(await db.read(byId(1_000_000))).toEqual([]);
+    const like = Prisma.sql`SELECT id FROM networks WHERE name LIKE ${"%Nam%"}`;
+    expect(await db.read(like)).toHaveLength(1);
+    await db.prisma.network.findMany({ where: { name: "Named" } });
+
+    const statements = await prepared();
+    expect(statements.filter((text) => text === byId(0).text)).toHaveLength(1);
+    expect(statements).not.toContain(like.text);
+    expect(statements.some((text) => /"networks"/.test(text))).toBe(false);
+  });
+});
