@@ -70,7 +70,7 @@ describeSqlite("trigram search index (SQLite)", () => {
 
   test("SQLite looks the needle up in the index, not in every row of the network", async () => {
     const filter: VehicleFilter = { networkId: network.id, needle: "1234", trigramIndex: true };
-    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source: askIndex }, true);
+    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source: askIndex }, "matches");
     let details: string;
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.

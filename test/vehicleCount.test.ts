@@ -4,6 +4,35 @@ import { startService, type TestService } from "./support/service";
 import { client } from "./support/http";
 import { knownVehicleTotal, selectSearchPageCounting } from "../src/resolvers/vehicleQueries";
 import { readRows } from "../src/resolvers/searchPlan";
+import { listVehicles } from "../src/resolvers/vehicles";
+import type { ReadSql } from "../src/db/adapterReads";
+import type { Context } from "../src/context";
+
+/** A context whose reads are counted (and whose kept totals and seen states start empty). */
+function countingContext(network: { id: number; name: string; identifierType: string }) {
+  const statements: string[] = [];
+  const read = service.db.read;
+  const counted: ReadSql = Object.assign(
+    async <Row>(query: Parameters<ReadSql>[0]) => {
+      statements.push(query.sql);
+      return read<Row>(query);
+    },
+    {
+      first: async <Row>(query: Parameters<ReadSql>[0]) => {
+        statements.push(query.sql);
+        return read.first<Row>(query);
+      },
+    },
+  );
+  const ctx: Context = { db: { ...service.db, read: counted }, network, now: () => new Date() };
+  /** The statements run by `action`. */
+  const statementsOf = async <T>(action: () => Promise<T>) => {
+    statements.length = 0;
+    const result = await action();
+    return { result, statements: [...statements] };
+  };
+  return { ctx, statementsOf };
+}
 
 let service: TestService;
 beforeAll(async () => {
@@ -153,5 +182,42 @@ describe("kept search totals", () => {
     const real = await service.db.prisma.vehicle.count({ where: { networkId: network.id, owner: "Racy Lindqvist" } });
     expect(real).toBe(20);
     expect((await totalOf(api, "search=lindqvist")).meta.total).toBe(20);
+  });
+});
+
+describe("a page and its total in one statement", () => {
+  test("a list without a search reads its page and the kept count together; an empty page asks the count", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (let i = 0; i < 3; i++) expect((await api.post("/vehicles", { plate: `ONE-${i}` })).status).toBe(201);
+    const { ctx, statementsOf } = countingContext(network);
+    const page = await statementsOf(() => listVehicles(ctx, { perPage: 2 }));
+    expect(page.statements).toHaveLength(1);
+    expect(page.result.meta.total).toBe(3);
+    expect(page.result.data.map((vehicle) => vehicle.plate)).toEqual(["ONE-0", "ONE-1"]);
+    const past = await statementsOf(() => listVehicles(ctx, { perPage: 2, page: 3 }));
+    expect(past.result.meta).toMatchObject({ total: 3, from: null });
+    expect(past.statements).toHaveLength(2);
+  });
+
+  test("a search whose total is kept is read in one statement until the network changes, then counted again", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (let i = 0; i < 3; i++) expect((await api.post("/vehicles", { plate: `GUESS-${i}`, owner: "Guessed Lindqvist" })).status).toBe(201);
+    const { ctx, statementsOf } = countingContext(network);
+    const search = () => listVehicles(ctx, { search: "lindqvist", perPage: 2 });
+    expect((await search()).meta.total).toBe(3);
+    const kept = await statementsOf(search);
+    expect(kept.result.meta.total).toBe(3);
+    expect(kept.statements).toHaveLength(1);
+    // A write the process did not see (as from another service process) changes the version.
+    await service.db.prisma.vehicle.create({
+      data: { networkId: network.id, plate: "GUESS-X", owner: "Lindqvist", searchText: "guess-x lindqvist", createdAt: new Date(), updatedAt: new Date() },
+    });
+    const changed = await statementsOf(search);
+    expect(changed.result.meta.total).toBe(4);
+    expect(changed.statements.length).toBeGreaterThan(1);
+    expect((await statementsOf(search)).statements).toHaveLength(1);
+    expect((await search()).data.map((vehicle) => vehicle.plate)).toEqual(["GUESS-0", "GUESS-1"]);
   });
 });

@@ -3,7 +3,7 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
-import { countSql, recordCountColumn, orderBy } from "./store";
+import { countOfPage, countSql, pageWithCountSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
 import { planIsStable } from "../../src/db/preparingPool";
@@ -68,16 +68,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
 
     async listVehicles(query) {
       if (query.pattern === null) {
-        // Two pool connections at once, as the service's Promise.all of count and page.
-        const [count, page] = await Promise.all([
-          run(countSql(false, (n) => `$${n}`), [query.networkId]),
-          run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 ORDER BY ${orderBy(query)} LIMIT $2 OFFSET $3`, [
-            query.networkId,
-            query.limit,
-            query.offset,
-          ]),
-        ]);
-        return { total: Number(count.rows[0][0]), rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
+        const page = await run(pageWithCountSql(orderBy(query), (n) => `$${n}`), [query.networkId, query.limit, query.offset]);
+        const total = countOfPage(page.rows) ?? Number((await run(countSql(false, (n) => `$${n}`), [query.networkId])).rows[0]?.[0] ?? 0);
+        return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
       }
       // A search reads its page as the service plans it (src/resolvers/postgresSearchPlan.ts),
       // from the count of its matches.

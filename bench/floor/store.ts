@@ -3,7 +3,7 @@
 // and the Prisma queries of the other resolvers). Each dialect implements it with its driver
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
-import type { VehicleJson } from "./vehicleJson";
+import { vehicleColumns, vehicleSelectList, type VehicleJson } from "./vehicleJson";
 
 export const sortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
 export type SortField = (typeof sortFields)[number];
@@ -38,6 +38,18 @@ export function countSql(search: boolean, placeholder: (n: number) => string): s
     ? `SELECT COUNT(*) FROM "vehicles" WHERE "network_id" = ${placeholder(1)} AND "search_text" LIKE ${placeholder(2)}`
     : `SELECT "vehicle_count" FROM "networks" WHERE "id" = ${placeholder(1)}`;
 }
+
+/**
+ * A page of a list without a search and, from the same statement, the network's vehicle_count
+ * (the last column), as the service reads it (selectVehiclePageWithState): one statement where
+ * a count and a page took two. An empty page carries no count: ask countSql then.
+ */
+export function pageWithCountSql(orderBySql: string, placeholder: (n: number) => string): string {
+  return `SELECT ${vehicleSelectList}, (SELECT "vehicle_count" FROM "networks" WHERE "id" = ${placeholder(1)}) FROM "vehicles" WHERE "network_id" = ${placeholder(1)} ORDER BY ${orderBySql} LIMIT ${placeholder(2)} OFFSET ${placeholder(3)}`;
+}
+
+/** The count a page of pageWithCountSql carries. */
+export const countOfPage = (rows: unknown[][]): number | null => (rows.length > 0 ? Number(rows[0][vehicleColumns.length]) : null);
 
 export interface KeyOwner {
   networkId: number;

@@ -127,20 +127,94 @@ export interface PageRequest {
   source: SearchSource;
 }
 
-/** The statement reading a page; `counting` adds the number of all matches to every row. */
-export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, source }: PageRequest, counting = false): Prisma.Sql {
-  const matches = counting ? Prisma.raw(", COUNT(*) OVER () AS matches") : Prisma.empty;
+/** What a page's rows carry besides the vehicle. */
+export type PageExtra =
+  /** Nothing. */
+  | "none"
+  /** The number of all matches (a window count over them). */
+  | "matches"
+  /** The network's kept vehicle count and vehicle_version, from the page's own snapshot. */
+  | "networkState";
+
+function extraColumns(filter: VehicleFilter, extra: PageExtra): Prisma.Sql {
+  if (extra === "matches") return Prisma.raw(", COUNT(*) OVER () AS matches");
+  if (extra === "none") return Prisma.empty;
+  const network = (column: string) => Prisma.sql`(SELECT ${Prisma.raw(column)} FROM networks WHERE id = ${filter.networkId})`;
+  return Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network("vehicle_version")} AS network_version`;
+}
+
+/** The statement reading a page, its rows with `extra`. */
+export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, source }: PageRequest, extra: PageExtra = "none"): Prisma.Sql {
+  const extras = extraColumns(filter, extra);
   const rows =
     source.kind === "matches"
       ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
-        Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, source)}) SELECT *${matches} FROM found`
-      : Prisma.sql`SELECT ${vehicleColumns}${matches} FROM vehicles ${whereOf(filter, source)}`;
+        Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, source)}) SELECT *${extras} FROM found`
+      : Prisma.sql`SELECT ${vehicleColumns}${extras} FROM vehicles ${whereOf(filter, source)}`;
   return Prisma.sql`${rows} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 export async function selectVehiclePage(read: ReadSql, filter: VehicleFilter, page: PageRequest): Promise<Vehicle[]> {
   const rows = await read<VehicleRow>(vehiclePageSql(filter, page));
   return rows.map(vehicleOf);
+}
+
+/** The network's kept vehicle count and the vehicle_version it belongs to. */
+export interface NetworkState {
+  vehicles: number;
+  version: string;
+}
+
+/**
+ * A page and, read by the same statement (one snapshot), the network's state: one round trip
+ * where a count and a page took two. The state is null when the page is empty, as no row
+ * carries it.
+ */
+export async function selectVehiclePageWithState(
+  read: ReadSql,
+  filter: VehicleFilter,
+  page: PageRequest,
+): Promise<{ data: Vehicle[]; state: NetworkState | null }> {
+  const rows = await read<VehicleRow & { network_total: number | string; network_version: number | string }>(
+    vehiclePageSql(filter, page, "networkState"),
+  );
+  if (rows.length === 0) return { data: [], state: null };
+  const state = { vehicles: Number(rows[0].network_total), version: String(rows[0].network_version) };
+  seenStatesOf(read).see(filter.networkId, state);
+  return { data: rows.map(vehicleOf), state };
+}
+
+/** The state each network was last seen in, per read path: the guess a search starts from. */
+class SeenStates {
+  private readonly states = new Map<number, NetworkState>();
+  see(networkId: number, state: NetworkState): void {
+    // One entry per network; a database with more networks than this starts over.
+    if (this.states.size >= 100_000 && !this.states.has(networkId)) this.states.clear();
+    this.states.set(networkId, state);
+  }
+  get(networkId: number): NetworkState | undefined {
+    return this.states.get(networkId);
+  }
+}
+
+const seenStatesByDatabase = new WeakMap<ReadSql, SeenStates>();
+
+function seenStatesOf(read: ReadSql): SeenStates {
+  let states = seenStatesByDatabase.get(read);
+  if (!states) seenStatesByDatabase.set(read, (states = new SeenStates()));
+  return states;
+}
+
+/**
+ * A search's total kept at the version its network was last seen in, with that state: a guess
+ * that holds while the network's vehicles are unchanged. A page read with its state
+ * (selectVehiclePageWithState) confirms it, or the total is looked up the long way.
+ */
+export function guessedSearchTotal(read: ReadSql, filter: VehicleFilter & { needle: string }): { total: number; state: NetworkState } | null {
+  const state = seenStatesOf(read).get(filter.networkId);
+  if (!state) return null;
+  const total = searchTotalsOf(read).get(filter.networkId, filter.needle, state.version);
+  return total === undefined ? null : { total, state };
 }
 
 /** Search totals kept per read path, i.e. per database a process has open. */
@@ -173,6 +247,7 @@ export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): P
   if (!network) return { total: 0, version: "", networkVehicles: 0 };
   const version = String(network.version);
   const networkVehicles = Number(network.total);
+  seenStatesOf(read).see(filter.networkId, { vehicles: networkVehicles, version });
   if (!filter.needle) return { total: networkVehicles, version, networkVehicles };
   return { total: searchTotalsOf(read).get(filter.networkId, filter.needle, version) ?? null, version, networkVehicles };
 }
@@ -189,7 +264,7 @@ export async function selectSearchPageCounting(
   page: PageRequest,
   version: string,
 ): Promise<{ data: Vehicle[]; total: number }> {
-  const rows = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter, page, true));
+  const rows = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter, page, "matches"));
   let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
   if (rows.length === 0 && page.offset > 0) total = await countMatches(read, filter, page.source);

@@ -2,8 +2,18 @@
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
 import { planPostgresSearch } from "./postgresSearchPlan";
-import { planSearch } from "./searchPlan";
-import { knownVehicleTotal, selectSearchPageCounting, selectVehicle, selectVehiclePage, type VehicleFilter, type VehicleOrder } from "./vehicleQueries";
+import { planSearch, readRows } from "./searchPlan";
+import {
+  guessedSearchTotal,
+  knownVehicleTotal,
+  selectSearchPageCounting,
+  selectVehicle,
+  selectVehiclePage,
+  selectVehiclePageWithState,
+  type PageRequest,
+  type VehicleFilter,
+  type VehicleOrder,
+} from "./vehicleQueries";
 import { notFound } from "../errors";
 import { Validator, messages } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleChanges, type VehicleInput } from "./vehicleInput";
@@ -79,29 +89,53 @@ function sourceOf(ctx: Context, filter: VehicleFilter, knownMatches: number | nu
     : planSearch(ctx.db.read, filter, knownMatches, networkVehicles);
 }
 
+/** A page of the list and the total it belongs to. */
+interface PageAndTotal {
+  data: Vehicle[];
+  total: number;
+}
+
+/**
+ * The page and its total in one statement where the network's state tells the total: without a
+ * search, its kept vehicle count; with one, a total kept at the version the network was last
+ * seen in, confirmed by the version the page was read at. Null when that does not work out (an
+ * empty page carries no state; the network changed since): the caller looks the total up first.
+ */
+async function pageInOneRead(ctx: Context, filter: VehicleFilter, page: Omit<PageRequest, "source">): Promise<PageAndTotal | null> {
+  if (filter.needle === null) {
+    const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source: readRows });
+    return state ? { data, total: state.vehicles } : null;
+  }
+  const guess = guessedSearchTotal(ctx.db.read, { ...filter, needle: filter.needle });
+  // A page past the last match is answered below without reading rows.
+  if (!guess || page.offset >= guess.total) return null;
+  const source = await sourceOf(ctx, filter, guess.total, guess.state.vehicles, page.offset + page.limit);
+  const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source });
+  return state?.version === guess.state.version ? { data, total: guess.total } : null;
+}
+
+/** The total looked up first (kept, or counted with the page), then the page. */
+async function totalThenPage(ctx: Context, filter: VehicleFilter, page: Omit<PageRequest, "source">): Promise<PageAndTotal> {
+  const known = await knownVehicleTotal(ctx.db.read, filter);
+  const pageEnd = page.offset + page.limit;
+  if (known.total === null) {
+    const searched = { ...filter, needle: filter.needle! };
+    const source = await sourceOf(ctx, filter, null, known.networkVehicles, pageEnd);
+    return selectSearchPageCounting(ctx.db.read, searched, { ...page, source }, known.version);
+  }
+  // A page past the last match needs no look at the rows: a search for a rare or absent term
+  // would otherwise scan the whole network.
+  if (page.offset >= known.total) return { data: [], total: known.total };
+  const source = await sourceOf(ctx, filter, known.total, known.networkVehicles, pageEnd);
+  return { data: await selectVehiclePage(ctx.db.read, filter, { ...page, source }), total: known.total };
+}
+
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
   const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle, trigramIndex: ctx.db.provider === "sqlite" };
-  const offset = (page - 1) * perPage;
-  const order = orderOf(args);
-  const known = await knownVehicleTotal(ctx.db.read, filter);
-  let total: number;
-  let data: Vehicle[];
-  if (known.total !== null) {
-    total = known.total;
-    // A page past the last match needs no look at the rows: a search for a rare or absent
-    // term would otherwise scan the whole network.
-    if (offset >= total) data = [];
-    else {
-      const source = await sourceOf(ctx, filter, total, known.networkVehicles, offset + perPage);
-      data = await selectVehiclePage(ctx.db.read, filter, { order, limit: perPage, offset, source });
-    }
-  } else {
-    const searched = { ...filter, needle: filter.needle! };
-    const source = await sourceOf(ctx, filter, null, known.networkVehicles, offset + perPage);
-    ({ data, total } = await selectSearchPageCounting(ctx.db.read, searched, { order, limit: perPage, offset, source }, known.version));
-  }
+  const request = { order: orderOf(args), limit: perPage, offset: (page - 1) * perPage };
+  const { data, total } = (await pageInOneRead(ctx, filter, request)) ?? (await totalThenPage(ctx, filter, request));
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
     data,
