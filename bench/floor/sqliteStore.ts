@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
-import { countOfPage, countSql, pageWithCountSql, recordCountColumn, orderBy } from "./store";
+import { countSql, recordCountColumn, orderBy } from "./store";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
@@ -80,11 +80,6 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async listVehicles(query) {
-      if (query.pattern === null) {
-        const page = await run(pageWithCountSql(orderBy(query), (n) => `?${n}`), [query.networkId, query.limit, query.offset]);
-        const total = countOfPage(page.rows) ?? Number((await first(countSql(false, () => "?"), [query.networkId]))?.[0] ?? 0);
-        return { total, rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
-      }
       // As the service: candidates from the trigram index when the service's plan says so.
       const needle = query.pattern === null ? null : query.pattern.slice(1, -1);
       const filter = { networkId: query.networkId, needle, trigramIndex: true };

@@ -41,8 +41,8 @@ export function countSql(search: boolean, placeholder: (n: number) => string): s
 
 /**
  * A page of a list without a search and, from the same statement, the network's vehicle_count
- * (the last column), as the service reads it (selectVehiclePageWithState): one statement where
- * a count and a page took two. An empty page carries no count: ask countSql then.
+ * (the last column), as the service reads it on PostgreSQL (selectVehiclePageWithState): one
+ * statement where a count and a page took two. An empty page carries no count: ask countSql then.
  */
 export function pageWithCountSql(orderBySql: string, placeholder: (n: number) => string): string {
   return `SELECT ${vehicleSelectList}, (SELECT "vehicle_count" FROM "networks" WHERE "id" = ${placeholder(1)}) FROM "vehicles" WHERE "network_id" = ${placeholder(1)} ORDER BY ${orderBySql} LIMIT ${placeholder(2)} OFFSET ${placeholder(3)}`;
