@@ -331,6 +331,16 @@ describe("PUT and PATCH /vehicles/{vehicle}", () => {
     expect(ids(await api.get("/vehicles?search=srch-1"))).toEqual([vehicle.id]);
   });
 
+  test("a vehicle whose updated_at another tool wrote in another spelling (...Z) can be updated", async () => {
+    const api = await newApi();
+    const vehicle = await create(api, { plate: "SPELL-1" });
+    await service.db.prisma.$executeRawUnsafe(`UPDATE vehicles SET updated_at = '2026-01-02T03:04:05.678Z' WHERE id = ${Number(vehicle.id)}`);
+    const patched = await api.patch(`/vehicles/${vehicle.id}`, { color: "Grün" });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.color).toBe("Grün");
+    expect((await api.get(`/vehicles/${vehicle.id}`)).body.data.color).toBe("Grün");
+  });
+
   test("concurrent PATCHes of different fields of one vehicle all land, and search sees every one", async () => {
     const api = await newApi();
     const vehicle = await create(api, { plate: "RACE-0" });

@@ -3,6 +3,7 @@
 // client would, so the stored text of an instant is the one a compare-and-set finds again.
 import { Prisma, type Vehicle } from "../generated/prisma/client";
 import type { WriteSql } from "../db/adapterWrites";
+import type { DatabaseProvider } from "../config/database";
 import type { VehicleChanges } from "./vehicleInput";
 
 /** The column of each field a request may change: a fixed list, never client text. */
@@ -38,6 +39,7 @@ export async function insertVehicle(write: WriteSql, vehicle: Omit<Vehicle, "id"
  */
 export async function updateVehicleAsRead(
   write: WriteSql,
+  provider: DatabaseProvider,
   read: Vehicle,
   changes: VehicleChanges,
   searchText: string,
@@ -49,8 +51,19 @@ export async function updateVehicleAsRead(
   sets.push(Prisma.sql`search_text = ${searchText}`, Prisma.sql`updated_at = ${updatedAt}`);
   const changed = await write.execute(Prisma.sql`
     UPDATE vehicles SET ${Prisma.join(sets, ", ")}
-    WHERE id = ${read.id} AND network_id = ${read.networkId} AND updated_at = ${read.updatedAt}`);
+    WHERE id = ${read.id} AND network_id = ${read.networkId} AND ${sameInstant(provider, read.updatedAt)}`);
   return changed === 1;
+}
+
+/**
+ * updated_at is the instant read. SQLite stores instants as text: a row written by another
+ * tool may spell the same instant otherwise ("...Z" for "...+00:00"), and a comparison of the
+ * text would never match it (the update would retry, then fail): the instants are compared.
+ */
+function sameInstant(provider: DatabaseProvider, instant: Date): Prisma.Sql {
+  return provider === "sqlite"
+    ? Prisma.sql`unixepoch(updated_at, 'subsec') = unixepoch(${instant}, 'subsec')`
+    : Prisma.sql`updated_at = ${instant}`;
 }
 
 /** Deletes the network's vehicle; answers whether it was there. */

@@ -192,7 +192,7 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const next = { ...current, ...changes };
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
     const searchText = searchTextOf(next);
-    if (await updateVehicleAsRead(ctx.db.write, current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
+    if (await updateVehicleAsRead(ctx.db.write, ctx.db.provider, current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
     if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
   }
 }
