@@ -15,7 +15,7 @@ import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
 import { measure, type Measurement } from "./load/measure";
 import { markdown, type BenchResults } from "./load/report";
-import { scenarios as allScenarios, type Fixture } from "./load/scenarios";
+import { scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
 
 async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> {
@@ -80,10 +80,7 @@ async function main() {
   try {
     let port = 4600;
     for (const name of targets) running.push(await startTarget(name, databaseUrl, port++));
-    const only = (flags.only as string | undefined)?.split(",");
-    run.scenarios = allScenarios(await fixtureOf(running[0].url, keys)).filter(
-      (scenario) => !only || only.some((part) => scenario.name.includes(part)),
-    );
+    run.scenarios = scenariosNamed(allScenarios(await fixtureOf(running[0].url, keys)), flags.only as string | undefined);
     // Warm-up, so the JIT and caches are in the same state for every server.
     for (const target of running) {
       const warm = run.scenarios[0].requests[target.name];

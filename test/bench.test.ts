@@ -6,6 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { temporaryDir, testProvider } from "./support/database";
 import { repoRoot } from "./support/process";
+import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
 
@@ -32,3 +33,13 @@ sqliteOnly(
   },
   240_000,
 );
+
+test("--only picks the scenarios whose name contains one of its parts", () => {
+  const named = (name: string): Scenario => ({ name, network: "largest", requests: {} });
+  const all = ["list page (largest)", "get by id (largest)", "get by id (2k)", "create"].map(named);
+  const names = (only: string | undefined) => scenariosNamed(all, only).map((scenario) => scenario.name);
+  expect(names("get by id,create")).toEqual(["get by id (largest)", "get by id (2k)", "create"]);
+  expect(names("(2k)")).toEqual(["get by id (2k)"]);
+  expect(names(undefined)).toHaveLength(4);
+  expect(names("nothing like it")).toEqual([]);
+});

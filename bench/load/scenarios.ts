@@ -160,3 +160,9 @@ export function scenarios(fixture: Fixture): Scenario[] {
     },
   ];
 }
+
+/** The scenarios whose name contains one of the comma-separated parts of `only`; all without it. */
+export function scenariosNamed(all: Scenario[], only: string | undefined): Scenario[] {
+  const parts = only?.split(",").filter((part) => part !== "");
+  return parts && parts.length > 0 ? all.filter((scenario) => parts.some((part) => scenario.name.includes(part))) : all;
+}

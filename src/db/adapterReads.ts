@@ -91,3 +91,16 @@ export function adapterReads(
   };
   return Object.assign(read, { first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0] });
 }
+
+/**
+ * State kept per read path, i.e. per database a process has open (tests open several): made on
+ * first use, gone with the read path.
+ */
+export function keptPerReadPath<State extends object>(make: () => State): (read: ReadSql) => State {
+  const kept = new WeakMap<ReadSql, State>();
+  return (read) => {
+    let state = kept.get(read);
+    if (!state) kept.set(read, (state = make()));
+    return state;
+  };
+}

@@ -8,7 +8,7 @@
 // Looking a needle up the first time fetches its candidates, which the page then takes as they
 // are. The choice never changes a result: LIKE on the row decides either way.
 import { Prisma } from "../generated/prisma/client";
-import type { ReadSql } from "../db/adapterReads";
+import { keptPerReadPath, type ReadSql } from "../db/adapterReads";
 import { trigramCandidates, type VehicleFilter } from "./vehicleQueries";
 
 /** With more matches than this in the network, a page fills early when the network is read in order. */
@@ -60,13 +60,7 @@ interface Estimate {
  * Kept per database and needle: an estimate for choosing, so a few rows written since do not
  * matter, and a term asked again costs no second look-up.
  */
-const estimatesByDatabase = new WeakMap<ReadSql, Map<string, Estimate>>();
-
-function estimatesOf(read: ReadSql): Map<string, Estimate> {
-  let estimates = estimatesByDatabase.get(read);
-  if (!estimates) estimatesByDatabase.set(read, (estimates = new Map()));
-  return estimates;
-}
+const estimatesOf = keptPerReadPath(() => new Map<string, Estimate>());
 
 function remember(estimates: Map<string, Estimate>, needle: string, estimate: Estimate): void {
   if (estimates.size >= maxEstimates) estimates.clear();

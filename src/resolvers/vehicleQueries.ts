@@ -2,7 +2,7 @@
 // src/db/adapterReads.ts). The SQL is the same on SQLite and PostgreSQL; values are converted
 // here, as each adapter spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../generated/prisma/client";
-import type { ReadSql } from "../db/adapterReads";
+import { keptPerReadPath, type ReadSql } from "../db/adapterReads";
 import { storedInstant } from "../db/storedInstant";
 import { SearchTotals } from "./searchTotals";
 import type { SearchSource } from "./searchPlan";
@@ -197,13 +197,7 @@ class SeenStates {
   }
 }
 
-const seenStatesByDatabase = new WeakMap<ReadSql, SeenStates>();
-
-function seenStatesOf(read: ReadSql): SeenStates {
-  let states = seenStatesByDatabase.get(read);
-  if (!states) seenStatesByDatabase.set(read, (states = new SeenStates()));
-  return states;
-}
+const seenStatesOf = keptPerReadPath(() => new SeenStates());
 
 /**
  * A search's total kept at the version its network was last seen in, with that state: a guess
@@ -218,13 +212,7 @@ export function guessedSearchTotal(read: ReadSql, filter: VehicleFilter & { need
 }
 
 /** Search totals kept per read path, i.e. per database a process has open. */
-const searchTotalsByDatabase = new WeakMap<ReadSql, SearchTotals>();
-
-function searchTotalsOf(read: ReadSql): SearchTotals {
-  let totals = searchTotalsByDatabase.get(read);
-  if (!totals) searchTotalsByDatabase.set(read, (totals = new SearchTotals()));
-  return totals;
-}
+const searchTotalsOf = keptPerReadPath(() => new SearchTotals());
 
 export interface KnownTotal {
   /** The total, or null when the matches of a search must be counted. */
