@@ -9,6 +9,7 @@ import { openPostgres } from "./postgres";
 import { adapterReads, shareConnection, type ReadSql } from "./adapterReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
 import { openSqliteReads } from "./sqliteReads";
+import { keyChangesOf, type KeyChanges } from "./keyChanges";
 
 export type Prisma = PrismaClient;
 
@@ -22,6 +23,8 @@ export interface Database {
   read: ReadSql;
   /** Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
   write: WriteSql;
+  /** Announced changes to API keys and networks (PostgreSQL; src/db/keyChanges.ts), else null. */
+  keyChanges: KeyChanges | null;
   provider: DatabaseProvider;
   url: string;
   close(): Promise<void>;
@@ -38,7 +41,12 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
   if (provider === "postgresql") {
     const { prisma, adapter, keepStatement } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
-    return { prisma, read: adapterReads(provider, adapter, keepStatement), write, provider, url, close: () => prisma.$disconnect() };
+    const keyChanges = keyChangesOf({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true });
+    const close = async () => {
+      await keyChanges.close();
+      await prisma.$disconnect();
+    };
+    return { prisma, read: adapterReads(provider, adapter, keepStatement), write, keyChanges, provider, url, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -50,5 +58,5 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), provider, url, close };
+  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), keyChanges: null, provider, url, close };
 }

@@ -22,16 +22,37 @@ export function generateApiKey(): IssuedKey {
   return { apiKey, prefix: apiKey.slice(0, keyPrefix.length + 6), hash: hashApiKey(apiKey) };
 }
 
-/** The network whose valid key this is, or null. Revoked and expired keys are refused. */
-export async function networkOfApiKey(read: ReadSql, apiKey: string, now: Date): Promise<NetworkScope | null> {
-  if (!apiKey.startsWith(keyPrefix) || apiKey.length > 200) return null;
-  // On the read path (src/db/adapterReads.ts): this runs on every request.
+/** A key as stored: its network, and when it stops being valid (null: never). */
+export interface StoredKey {
+  network: NetworkScope;
+  expiresAt: Date | null;
+}
+
+/** Whether a stored key is valid at `now`: revoked and expired keys are refused. */
+export const isValidAt = (key: StoredKey, now: Date) => key.expiresAt === null || key.expiresAt > now;
+
+/** The stored key of this hash (see hashApiKey), or null. */
+export async function storedKey(read: ReadSql, hash: string): Promise<StoredKey | null> {
+  // On the read path (src/db/adapterReads.ts): this runs on every request the process has not admitted before.
   const key = await read.first<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
     SELECT n.id, n.name, n.identifier_type, k.expires_at
     FROM api_keys k JOIN networks n ON n.id = k.network_id
-    WHERE k.hash = ${hashApiKey(apiKey)}`);
-  if (!key || (key.expires_at && new Date(key.expires_at) <= now)) return null;
-  return { id: Number(key.id), name: key.name, identifierType: key.identifier_type };
+    WHERE k.hash = ${hash}`);
+  if (!key) return null;
+  return {
+    network: { id: Number(key.id), name: key.name, identifierType: key.identifier_type },
+    expiresAt: key.expires_at === null ? null : new Date(key.expires_at),
+  };
+}
+
+/** Whether this text can be a key at all (checked before it is hashed and looked up). */
+export const looksLikeApiKey = (apiKey: string) => apiKey.startsWith(keyPrefix) && apiKey.length <= 200;
+
+/** The network whose valid key this is, or null. Revoked and expired keys are refused. */
+export async function networkOfApiKey(read: ReadSql, apiKey: string, now: Date): Promise<NetworkScope | null> {
+  if (!looksLikeApiKey(apiKey)) return null;
+  const key = await storedKey(read, hashApiKey(apiKey));
+  return key && isValidAt(key, now) ? key.network : null;
 }
 
 /**

@@ -4,7 +4,8 @@ import { shouldRenderGraphiQL } from "graphql-yoga";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";
 import { schema } from "../schema";
-import { apiKeyFromHeaders, networkOfApiKey } from "../resolvers/apiKeys";
+import { apiKeyFromHeaders } from "../resolvers/apiKeys";
+import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { logInternalError } from "../publicError";
 import { createRouter } from "../rest/router";
@@ -42,6 +43,7 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
   const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now)));
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
+  const networkOfApiKey = admittedKeys(db.read, db.keyChanges);
 
   /**
    * The request's network, or the domain error that refuses it before any resolver runs: no or
@@ -52,7 +54,7 @@ export function createApp({ db, now = () => new Date(), rateLimit }: AppDependen
     if (!apiKey) return { refusal: unauthenticated() };
     let network: NetworkScope | null;
     try {
-      network = await networkOfApiKey(db.read, apiKey, now());
+      network = await networkOfApiKey(apiKey, now());
     } catch (error) {
       if (isDatabaseUnavailable(error)) return { refusal: unavailable() };
       throw error;

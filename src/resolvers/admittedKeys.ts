@@ -1,0 +1,52 @@
+// The network of a request's API key, without a database round trip for a key this process has
+// admitted before. On PostgreSQL a round trip per request is half of a small read's cost (get by
+// id: two statements, two round trips); the database announces every change to keys and networks
+// (src/db/keyChanges.ts), and what is kept here is dropped at each announcement and whenever the
+// process is not listening. Expiry (a grace period's end) is checked on every request. Without
+// announcements (SQLite, where a look-up costs a few microseconds) every request looks up its key.
+import type { KeyChanges } from "../db/keyChanges";
+import type { ReadSql } from "../db/adapterReads";
+import type { NetworkScope } from "../context";
+import { hashApiKey, isValidAt, looksLikeApiKey, storedKey, type StoredKey } from "./apiKeys";
+
+/** Keys kept at most; past it the one admitted first is dropped. */
+export const maxAdmittedKeys = 10_000;
+
+export type NetworkOfApiKey = (apiKey: string, now: Date) => Promise<NetworkScope | null>;
+
+export function admittedKeys(read: ReadSql, changes: KeyChanges | null, maxKeys = maxAdmittedKeys): NetworkOfApiKey {
+  // By hash: the process keeps no key in the clear.
+  const kept = new Map<string, StoredKey>();
+  let keptAt: number | null = null;
+
+  /** The current epoch, with what was kept at another one forgotten. */
+  const currentEpoch = () => {
+    const epoch = changes?.epoch() ?? null;
+    if (epoch !== keptAt) {
+      kept.clear();
+      keptAt = epoch;
+    }
+    return epoch;
+  };
+
+  return async (apiKey, now) => {
+    if (!looksLikeApiKey(apiKey)) return null;
+    const hash = hashApiKey(apiKey);
+    const epoch = currentEpoch();
+    const known = epoch === null ? undefined : kept.get(hash);
+    if (known && isValidAt(known, now)) return known.network;
+
+    const key = await storedKey(read, hash);
+    if (!key || !isValidAt(key, now)) {
+      kept.delete(hash);
+      return null;
+    }
+    // Kept only if no change was announced while it was read: a key revoked meanwhile must not
+    // come back from a read that started before.
+    if (epoch !== null && currentEpoch() === epoch) {
+      if (kept.size >= maxKeys && !kept.has(hash)) kept.delete(kept.keys().next().value!);
+      kept.set(hash, key);
+    }
+    return key.network;
+  };
+}
