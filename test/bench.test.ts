@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { temporaryDir, testProvider } from "./support/database";
 import { repoRoot } from "./support/process";
 import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
+import { percentile } from "../bench/load/measure";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
 
@@ -21,7 +22,8 @@ sqliteOnly(
     );
     const report = fs.readFileSync(out, "utf8");
     const rows = report.split("\n").filter((line) => /^\| (list|search|sort|get|create|patch|dutytime|statistics|GraphQL)/.test(line));
-    expect(rows).toHaveLength(19);
+    // 14 scenarios in each of the two networks.
+    expect(rows).toHaveLength(28);
     for (const row of rows) {
       const cells = row.split("|").map((cell) => cell.trim());
       // service req/s and floor req/s: numbers, with no failed requests.
@@ -30,6 +32,10 @@ sqliteOnly(
     }
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
     expect(report).toContain("## Targets (issue 4)");
+    // The growth from 2k to the largest network is checked for every scenario measured in both.
+    for (const kind of ["create", "dutytime toggle", "statistics/files/total", "GraphQL list page", "get by id"]) {
+      expect(report).toMatch(new RegExp(`: ${kind}: p50 grows at most 2x from 2k to the largest network \\([\\d.]+ -> [\\d.]+ ms`));
+    }
   },
   240_000,
 );
@@ -42,4 +48,12 @@ test("--only picks the scenarios whose name contains one of its parts", () => {
   expect(names("(2k)")).toEqual(["get by id (2k)"]);
   expect(names(undefined)).toHaveLength(4);
   expect(names("nothing like it")).toEqual([]);
+});
+
+test("latency percentiles are nearest-rank, to the hundredth of a millisecond", () => {
+  const latencies = Array.from({ length: 200 }, (_, i) => (200 - i) * 0.01234);
+  expect(percentile(latencies, 50)).toBe(1.23);
+  expect(percentile(latencies, 99)).toBe(2.44);
+  expect(percentile([0.4], 99)).toBe(0.4);
+  expect(percentile([], 50)).toBe(0);
 });

@@ -36,6 +36,8 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
   const network: BenchNetworkKey = fixture.keys[role];
   const ids = fixture.vehicleIds[role];
   const term = encodeURIComponent(fixture.searchTerm);
+  const plate = (i: number) => `BN-${(i % 9000) + 1000}`;
+  const statistics = ["active-users", "missions/last-7-days", "missions/total", "files/last-7-days", "files/total"];
   const peerList = (extra: string) => `/vehicles?limit=15&offset=0&where.networkId.eq=${network.networkId}${extra}&totalCount=true`;
   return [
     {
@@ -85,59 +87,48 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
         platformatic: get((i) => `/vehicles/${pick(ids, i)}`),
       },
     },
-  ];
-}
-
-export function scenarios(fixture: Fixture): Scenario[] {
-  const largest = fixture.keys.largest;
-  const ids = fixture.vehicleIds.largest;
-  const plate = (i: number) => `BN-${(i % 9000) + 1000}`;
-  const statistics = ["active-users", "missions/last-7-days", "missions/total", "files/last-7-days", "files/total"];
-  return [
-    ...networkScenarios(fixture, "largest", "largest"),
-    ...networkScenarios(fixture, "reference", "2k"),
     {
-      name: "create",
-      network: "largest",
+      name: `create (${label})`,
+      network: role,
       requests: {
         service: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
         floor: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
         platformatic: {
           method: "POST",
           path: () => "/vehicles",
-          body: (i) => ({ networkId: largest.networkId, plate: plate(i), owner: "Bench Owner", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
+          body: (i) => ({ networkId: network.networkId, plate: plate(i), owner: "Bench Owner", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
         },
       },
     },
     {
-      name: "patch",
-      network: "largest",
+      name: `patch (${label})`,
+      network: role,
       requests: {
         service: { method: "PATCH", path: (i) => `/vehicles/${pick(ids, i)}`, body: (i) => ({ color: i % 2 ? "Rot" : "Blau" }) },
         floor: { method: "PATCH", path: (i) => `/vehicles/${pick(ids, i)}`, body: (i) => ({ color: i % 2 ? "Rot" : "Blau" }) },
         platformatic: {
           method: "PUT",
           path: (i) => `/vehicles/${pick(ids, i)}`,
-          body: (i) => ({ networkId: largest.networkId, plate: plate(i), color: i % 2 ? "Rot" : "Blau", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
+          body: (i) => ({ networkId: network.networkId, plate: plate(i), color: i % 2 ? "Rot" : "Blau", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
         },
       },
     },
     {
-      name: "dutytime toggle",
-      network: "largest",
+      name: `dutytime toggle (${label})`,
+      network: role,
       requests: {
-        service: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(largest.officers, i))}/toggle` },
-        floor: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(largest.officers, i))}/toggle` },
+        service: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(network.officers, i))}/toggle` },
+        floor: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(network.officers, i))}/toggle` },
       },
     },
     ...statistics.map((statistic) => ({
-      name: `statistics/${statistic}`,
-      network: "largest" as const,
+      name: `statistics/${statistic} (${label})`,
+      network: role,
       requests: { service: get(() => `/statistics/${statistic}`), floor: get(() => `/statistics/${statistic}`) },
     })),
     {
-      name: "GraphQL list page (largest)",
-      network: "largest",
+      name: `GraphQL list page (${label})`,
+      network: role,
       requests: {
         service: {
           method: "POST",
@@ -153,12 +144,16 @@ export function scenarios(fixture: Fixture): Scenario[] {
           path: () => "/graphql",
           body: () => ({
             query: `query($n: ID) { vehicles(where: {networkId: {eq: $n}}, orderBy: [{field: id, direction: ASC}], limit: 15, offset: 0) { ${vehicleFields} } countVehicles(where: {networkId: {eq: $n}}) { total } }`,
-            variables: { n: largest.networkId },
+            variables: { n: network.networkId },
           }),
         },
       },
     },
   ];
+}
+
+export function scenarios(fixture: Fixture): Scenario[] {
+  return [...networkScenarios(fixture, "largest", "largest"), ...networkScenarios(fixture, "reference", "2k")];
 }
 
 /** The scenarios whose name contains one of the comma-separated parts of `only`; all without it. */
