@@ -11,6 +11,7 @@ import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain } from "./lib/args";
 import { createDatabase } from "./lib/databases";
+import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
 import { measure, type Measurement } from "./load/measure";
@@ -57,7 +58,9 @@ async function main() {
 
   execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: repoRoot, stdio: "inherit" });
 
-  let databaseUrl = flags["seeded-url"] as string | undefined;
+  // A SQLite file named relative to here: the servers run in other folders (Platformatic's in bench/peers).
+  const seededUrl = flags["seeded-url"] as string | undefined;
+  let databaseUrl = seededUrl?.startsWith("file:") ? `file:${sqliteFilePath(seededUrl)}` : seededUrl;
   let keysFile = flags.keys as string | undefined;
   let drop = async () => {};
   if (!databaseUrl || !keysFile) {
