@@ -3,7 +3,8 @@
 // announcements on a real PostgreSQL server, and a revoked key refused over HTTP.
 import { Client } from "pg";
 import type { ReadSql } from "../src/db/adapterReads";
-import { keyChangesOf, type KeyChanges } from "../src/db/keyChanges";
+import { keyChangesOf, noteKeyChangeInThisProcess, type KeyChanges } from "../src/db/keyChanges";
+import { regenerateNetworkKey } from "../src/admin/networks";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { generateApiKey } from "../src/resolvers/apiKeys";
 import { testProvider } from "./support/database";
@@ -212,6 +213,27 @@ describePostgres("announced changes on PostgreSQL", () => {
     await pg.query(`UPDATE api_keys SET prefix = prefix WHERE network_id = ${network.id}`);
     expect(await eventually(async () => (await api.get("/vehicles")).status === 401, 2000)).toBe(true);
     expect((await api.get("/vehicles")).status).toBe(401);
+  });
+
+  test("a key this process regenerates is refused by it at once, before the notification", async () => {
+    expect(await listening()).toBe(true);
+    const before = changes.epoch();
+    noteKeyChangeInThisProcess();
+    expect(changes.epoch()).not.toBe(before);
+
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    expect(await eventually(async () => (await api.get("/vehicles")).status === 200 && service.db.keyChanges?.epoch() !== null)).toBe(true);
+    expect((await api.get("/vehicles")).status).toBe(200);
+    // No announcement from the database: only the process's own note can drop the kept key.
+    await pg.query("ALTER TABLE api_keys DISABLE TRIGGER api_keys_announce_change");
+    try {
+      const { apiKey } = await regenerateNetworkKey(service.db.prisma, network.id, 0, new Date());
+      expect((await api.get("/vehicles")).status).toBe(401);
+      expect((await client(service.url, apiKey).get("/vehicles")).status).toBe(200);
+    } finally {
+      await pg.query("ALTER TABLE api_keys ENABLE TRIGGER api_keys_announce_change");
+    }
   });
 
   test("over HTTP: while the process is not listening, every request looks its key up", async () => {

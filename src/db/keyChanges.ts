@@ -8,6 +8,13 @@ export const keyChangesChannel = "vrd_api_keys";
 /** Wait before listening again after the connection failed or was lost. */
 const retryDelayMs = 1000;
 
+/**
+ * Changes this process made itself (a key regenerated through src/resolvers/apiKeys.ts): seen
+ * at once, before PostgreSQL's notification of them arrives.
+ */
+let changesInThisProcess = 0;
+export const noteKeyChangeInThisProcess = () => void changesInThisProcess++;
+
 export interface KeyChanges {
   /**
    * A number that changes with every announced change and every time listening starts or stops;
@@ -67,7 +74,8 @@ export function keyChangesOf(config: pg.ClientConfig): KeyChanges {
         started = true;
         listen();
       }
-      return listening ? counter : null;
+      // Both only grow, so their sum changes whenever either does.
+      return listening ? counter + changesInThisProcess : null;
     },
     async close() {
       closed = true;

@@ -2,6 +2,7 @@
 import crypto from "node:crypto";
 import type { Prisma as PrismaClient } from "../db/client";
 import type { ReadSql } from "../db/adapterReads";
+import { noteKeyChangeInThisProcess } from "../db/keyChanges";
 import { Prisma } from "../generated/prisma/client";
 import type { NetworkScope } from "../context";
 
@@ -48,13 +49,6 @@ export async function storedKey(read: ReadSql, hash: string): Promise<StoredKey 
 /** Whether this text can be a key at all (checked before it is hashed and looked up). */
 export const looksLikeApiKey = (apiKey: string) => apiKey.startsWith(keyPrefix) && apiKey.length <= 200;
 
-/** The network whose valid key this is, or null. Revoked and expired keys are refused. */
-export async function networkOfApiKey(read: ReadSql, apiKey: string, now: Date): Promise<NetworkScope | null> {
-  if (!looksLikeApiKey(apiKey)) return null;
-  const key = await storedKey(read, hashApiKey(apiKey));
-  return key && isValidAt(key, now) ? key.network : null;
-}
-
 /**
  * Issues a new key for a network. Keys issued before stop being valid at once, or after
  * `graceSeconds` so game servers can be moved to the new key.
@@ -76,6 +70,7 @@ export async function regenerateApiKey(
       data: { networkId, prefix: issued.prefix, hash: issued.hash, createdAt: now },
     }),
   ]);
+  noteKeyChangeInThisProcess();
   return issued.apiKey;
 }
 
