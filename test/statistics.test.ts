@@ -232,6 +232,10 @@ describe("rule 4: creation times that cannot be evaluated (destructive, own data
 
   async function dropCreatedAt(table: string) {
     await service.db.prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${table}_network_id_created_at_idx"`);
+    // The hour counts' triggers read the column (migration *_record_hour_counts).
+    const triggers = service.db.provider === "sqlite" ? ["insert", "delete", "update"].map((op) => `${table}_hour_${op}`) : [`${table}_hour_count`];
+    const on = service.db.provider === "sqlite" ? "" : ` ON "${table}"`;
+    for (const trigger of triggers) await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "${trigger}"${on}`);
     await service.db.prisma.$executeRawUnsafe(`ALTER TABLE "${table}" DROP COLUMN "created_at"`);
     const columns = await columnsOf(service.db.prisma, table);
     expect(columns).toContain("network_id");
@@ -313,5 +317,106 @@ describe("totals kept by the database (migration *_network_record_counts)", () =
     expect(backfills).toHaveLength(3);
     for (const statement of backfills) await service.db.prisma.$executeRawUnsafe(statement);
     expect(await totals(api)).toEqual({ missions: available(2), files: available(3) });
+  });
+});
+
+describe("last 7 days from hour counts kept by the database (migration *_record_hour_counts)", () => {
+  let service: TestService;
+  beforeAll(async () => {
+    service = await startService();
+  });
+  afterAll(() => service.close());
+
+  const sql = (statement: string) => service.db.prisma.$executeRawUnsafe(statement);
+  /** An instant as a literal in the form each database stores it. */
+  const stored = (ms: number) => {
+    const iso = new Date(ms).toISOString();
+    return `'${service.db.provider === "sqlite" ? iso.replace("Z", "+00:00") : iso.replace("T", " ").replace("Z", "")}'`;
+  };
+  const hour = 60 * 60 * 1000;
+  const base = Date.parse("2026-03-10T00:00:00.000Z");
+
+  /** What the hour counts hold, and what they should hold: the records grouped by hour. */
+  async function keptAndRecounted(table: string) {
+    const kept = await service.db.prisma.$queryRawUnsafe<{ network_id: number; hour: unknown; count: number }[]>(
+      `SELECT network_id, hour, count FROM record_hour_counts WHERE table_name = '${table}' AND count <> 0 ORDER BY 1, 2`,
+    );
+    const truncated = service.db.provider === "sqlite" ? `strftime('%Y-%m-%dT%H:00:00.000+00:00', created_at)` : `date_trunc('hour', created_at)`;
+    const recounted = await service.db.prisma.$queryRawUnsafe<{ network_id: number; hour: unknown; count: number }[]>(
+      `SELECT network_id, ${truncated} AS hour, COUNT(*) AS count FROM ${table} WHERE created_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+    );
+    const plain = (rows: { network_id: number; hour: unknown; count: number }[]) =>
+      rows.map((row) => `${row.network_id} ${new Date(row.hour as string).toISOString()} ${Number(row.count)}`);
+    return { kept: plain(kept), recounted: plain(recounted) };
+  }
+
+  test("any writer's inserts, deletes and changes keep them exact, and last-7-days equals a count of the records at any instant", async () => {
+    const network = await service.network();
+    const other = await service.network();
+    const api = client(service.url, network.apiKey);
+    // Nine days of records at awkward minutes: on the hour, a millisecond either side, mid-hour;
+    // some in the future, some of unknown creation time; several rows per statement.
+    const offsets = [0, 1, -1, 59 * 60_000, 30 * 60_000 + 7, hour, 7 * 24 * hour, 7 * 24 * hour + 1, 2 * hour - 1];
+    const values = (networkId: number, days: number) =>
+      Array.from({ length: days * 3 }, (_, i) => `(${networkId}, 'r${i}', ${stored(base + Math.floor(i / 3) * 8 * hour + offsets[i % offsets.length])})`).join(", ");
+    await sql(`INSERT INTO patient_files (network_id, patient_name, created_at) VALUES ${values(network.id, 9)}, ${values(other.id, 3)}`);
+    await sql(`INSERT INTO patient_files (network_id, patient_name, created_at) VALUES (${network.id}, 'unknown', NULL), (${network.id}, 'future', ${stored(base + 30 * 24 * hour)})`);
+    await sql(`INSERT INTO offender_files (network_id, offender_name, created_at) VALUES ${values(network.id, 4)}`);
+    await sql(`DELETE FROM patient_files WHERE network_id = ${network.id} AND patient_name IN ('r1', 'r5', 'unknown')`);
+    await sql(`UPDATE patient_files SET created_at = ${stored(base + 5 * 24 * hour + 17)} WHERE network_id = ${network.id} AND patient_name = 'r2'`);
+    await sql(`UPDATE patient_files SET created_at = NULL WHERE network_id = ${network.id} AND patient_name = 'r3'`);
+    await sql(`UPDATE patient_files SET created_at = ${stored(base + 24 * hour)} WHERE network_id = ${network.id} AND patient_name = 'future'`);
+    await sql(`UPDATE offender_files SET network_id = ${other.id} WHERE network_id = ${network.id} AND offender_name = 'r4'`);
+
+    for (const table of ["patient_files", "offender_files"]) {
+      const { kept, recounted } = await keptAndRecounted(table);
+      expect(kept).toEqual(recounted);
+      expect(kept.length).toBeGreaterThan(5);
+    }
+
+    const counted = async (since: number) => {
+      const [row] = await service.db.prisma.$queryRawUnsafe<{ n: number }[]>(
+        `SELECT (SELECT COUNT(*) FROM patient_files WHERE network_id = ${network.id} AND created_at >= ${stored(since)})
+              + (SELECT COUNT(*) FROM offender_files WHERE network_id = ${network.id} AND created_at >= ${stored(since)}) AS n`,
+      );
+      return Number(row.n);
+    };
+    const seen = new Set<number>();
+    for (const nowOffset of [8 * 24 * hour, 8 * 24 * hour + 1, 8 * 24 * hour - 1, 9 * 24 * hour + 30 * 60_000, 10 * 24 * hour + 8 * hour, 12 * 24 * hour]) {
+      service.clock.set(new Date(base + nowOffset));
+      const expected = await counted(base + nowOffset - 7 * 24 * hour);
+      seen.add(expected);
+      expect({ nowOffset, body: (await api.get("/statistics/files/last-7-days")).body }).toEqual({
+        nowOffset,
+        body: available(expected),
+      });
+    }
+    // The instants cut the records differently (the test would not notice a constant).
+    expect(seen.size).toBeGreaterThan(3);
+    service.clock.reset();
+  });
+
+  test("the migration's backfill gives every network and hour the records it already has", async () => {
+    const network = await service.network();
+    await sql(`INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'a', ${stored(base)}), (${network.id}, 'b', ${stored(base + 1)}), (${network.id}, 'c', ${stored(base + 3 * hour)}), (${network.id}, 'd', NULL)`);
+    await sql("DELETE FROM record_hour_counts");
+    expect((await keptAndRecounted("mission_reports")).kept).toEqual([]);
+    const dir = path.join("prisma", testProvider, "migrations");
+    const migration = fs.readdirSync(dir).find((name) => name.endsWith("_record_hour_counts"))!;
+    const backfills = fs
+      .readFileSync(path.join(dir, migration, "migration.sql"), "utf8")
+      .split(";")
+      .map((statement) => statement.replace(/^\s*--.*$/gm, "").trim())
+      .filter((statement) => statement.startsWith('INSERT INTO "record_hour_counts"') && statement.includes("GROUP BY"));
+    expect(backfills).toHaveLength(3);
+    for (const statement of backfills) await sql(statement);
+    for (const table of ["mission_reports", "patient_files", "offender_files"]) {
+      const { kept, recounted } = await keptAndRecounted(table);
+      expect(kept).toEqual(recounted);
+    }
+    expect((await keptAndRecounted("mission_reports")).kept).toEqual([
+      `${network.id} 2026-03-10T00:00:00.000Z 2`,
+      `${network.id} 2026-03-10T03:00:00.000Z 1`,
+    ]);
   });
 });

@@ -3,7 +3,8 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
-import { countOfPage, countSql, pageWithCountSql, recordCountColumn, orderBy } from "./store";
+import { countOfPage, countSql, createdSinceSql, pageWithCountSql, recordCountColumn, orderBy } from "./store";
+import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
 import { planIsStable } from "../../src/db/preparingPool";
@@ -156,7 +157,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       const { rows } =
         since === null
           ? await run(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = $1`, [networkId])
-          : await run(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = $1 AND "created_at" >= $2`, [networkId, instant(since)]);
+          : await run(createdSinceSql(table, (n) => `$${n}`), [networkId, instant(nextWholeHour(since)), networkId, instant(since), instant(nextWholeHour(since))]);
       return Number(rows[0][0]);
     },
 

@@ -3,7 +3,8 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
-import { countSql, recordCountColumn, orderBy } from "./store";
+import { countSql, createdSinceSql, recordCountColumn, orderBy } from "./store";
+import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
@@ -178,7 +179,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
       const row =
         since === null
           ? await first(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = ?`, [networkId])
-          : await first(`SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ? AND "created_at" >= ?`, [networkId, toSqlite(since)]);
+          : await first(createdSinceSql(table, () => "?"), [networkId, toSqlite(nextWholeHour(since)), networkId, toSqlite(since), toSqlite(nextWholeHour(since))]);
       return Number(row?.[0] ?? 0);
     },
 

@@ -108,6 +108,15 @@ export async function openStore(url: string, poolSize: number): Promise<Store> {
 }
 
 /** The network's column that triggers keep at each record table's number of rows (migration *_network_record_counts). */
+/**
+ * The service's count of a table's records created since an instant (src/resolvers/statistics.ts):
+ * kept hour counts from the next whole hour on, plus the records of the partial hour before it.
+ * Values: network id, next whole hour, network id, since, next whole hour.
+ */
+export const createdSinceSql = (table: string, placeholder: (n: number) => string) =>
+  `SELECT COALESCE((SELECT SUM("count") FROM "record_hour_counts" WHERE "network_id" = ${placeholder(1)} AND "table_name" = '${table}' AND "hour" >= ${placeholder(2)}), 0)` +
+  ` + (SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ${placeholder(3)} AND "created_at" >= ${placeholder(4)} AND "created_at" < ${placeholder(5)})`;
+
 export const recordCountColumn = {
   mission_reports: "mission_report_count",
   patient_files: "patient_file_count",

@@ -7,9 +7,15 @@ export interface DerivedData {
   table: string;
   /** Trigger names per provider, as the migrations create them. */
   triggers: { sqlite: string[]; postgresql: string[] };
-  /** Recomputes the derived data from the loaded rows. */
-  rebuild: string;
+  /** Recomputes the derived data from the loaded rows (one statement, or one per provider). */
+  rebuild: string | Record<"sqlite" | "postgresql", string>;
 }
+
+export const rebuildSql = (derived: DerivedData, provider: "sqlite" | "postgresql") =>
+  typeof derived.rebuild === "string" ? derived.rebuild : derived.rebuild[provider];
+
+/** The start of a record's hour, as each provider's migration writes it (*_record_hour_counts). */
+const hourOf = { sqlite: `strftime('%Y-%m-%dT%H:00:00.000+00:00', "created_at")`, postgresql: `date_trunc('hour', "created_at")` };
 
 export const derivedData: DerivedData[] = [
   {
@@ -33,6 +39,18 @@ export const derivedData: DerivedData[] = [
     table,
     triggers: { sqlite: [`${table}_count_insert`, `${table}_count_delete`], postgresql: [`${table}_count`] },
     rebuild: `UPDATE "networks" SET "${column}" = (SELECT COUNT(*) FROM "${table}" WHERE "${table}"."network_id" = "networks"."id")`,
+  })),
+  ...(["mission_reports", "patient_files", "offender_files"] as const).map((table) => ({
+    // prisma/*/migrations/*_record_hour_counts
+    table,
+    triggers: { sqlite: ["insert", "delete", "update"].map((op) => `${table}_hour_${op}`), postgresql: [`${table}_hour_count`] },
+    rebuild: Object.fromEntries(
+      (["sqlite", "postgresql"] as const).map((provider) => [
+        provider,
+        `INSERT INTO "record_hour_counts" ("network_id", "table_name", "hour", "count") ` +
+          `SELECT "network_id", '${table}', ${hourOf[provider]}, COUNT(*) FROM "${table}" WHERE ${hourOf[provider]} IS NOT NULL GROUP BY 1, 3`,
+      ]),
+    ) as Record<"sqlite" | "postgresql", string>,
   })),
   {
     // prisma/sqlite/migrations/20261122190000_vehicle_search_trigram (SQLite only)

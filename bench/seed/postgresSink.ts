@@ -4,7 +4,7 @@
 // after the load, on two connections at once, with a large maintenance_work_mem; their foreign
 // keys are re-added and known count triggers re-enabled (their counts rebuilt) after the load too.
 import { Client } from "pg";
-import { derivedData, warnActiveTriggers } from "./derivedData";
+import { derivedData, rebuildSql, warnActiveTriggers } from "./derivedData";
 import type { ColumnKind, TableSpec } from "./tables";
 import { secondsSince, type Sink } from "./sink";
 
@@ -88,7 +88,7 @@ export async function openPostgresSink(url: string): Promise<Sink> {
           continue;
         }
         disabledTriggers.push(trigger);
-        if (!rebuilds.includes(derived.rebuild)) rebuilds.push(derived.rebuild);
+        if (!rebuilds.includes(rebuildSql(derived, "postgresql"))) rebuilds.push(rebuildSql(derived, "postgresql"));
         await client.query(`ALTER TABLE "${trigger.table}" DISABLE TRIGGER "${trigger.name}"`);
       }
       warnActiveTriggers(unknown);

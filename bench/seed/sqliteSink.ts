@@ -5,7 +5,7 @@
 // migration runner leaves one open in this process (a @libsql/client transaction keeps its
 // connection after commit until garbage collection).
 import { createClient, type Client, type InArgs } from "@libsql/client";
-import { derivedData, warnActiveTriggers } from "./derivedData";
+import { derivedData, rebuildSql, warnActiveTriggers } from "./derivedData";
 import type { Row, TableSpec } from "./tables";
 import { secondsSince, type Sink } from "./sink";
 
@@ -65,7 +65,7 @@ export async function openSqliteSink(url: string): Promise<Sink> {
           continue;
         }
         droppedTriggers.push({ name: String(row.name), sql: String(row.sql) });
-        if (!rebuilds.includes(derived.rebuild)) rebuilds.push(derived.rebuild);
+        if (!rebuilds.includes(rebuildSql(derived, "sqlite"))) rebuilds.push(rebuildSql(derived, "sqlite"));
         await client.execute(`DROP TRIGGER "${row.name}"`);
       }
       warnActiveTriggers(unknown);

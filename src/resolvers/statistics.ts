@@ -27,9 +27,17 @@ const countColumnOf: Record<RecordTable, string> = {
   offender_files: "offender_file_count",
 };
 
+const hourMs = 60 * 60 * 1000;
+
+/** The first whole hour at or after `instant`. */
+export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTime() / hourMs) * hourMs);
+
 /**
  * Counts of one table on the read path (src/db/adapterReads.ts): dashboards poll these. The
- * total is the kept count, not a count over the network's records.
+ * total is the kept count, not a count over the network's records. Records created since an
+ * instant are the kept counts of the whole hours from the next whole hour on (migration
+ * *_record_hour_counts), plus the records of the partial hour before it: at most ~170 kept rows
+ * and an hour's records, however many records the window holds.
  * `created_at >= since` never matches a null (unknown) creation time: rule 3.
  */
 function countSource(read: ReadSql, table: RecordTable): CountSource {
@@ -38,8 +46,15 @@ function countSource(read: ReadSql, table: RecordTable): CountSource {
   const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
   return {
     total: async (networkId) => count(await read.first(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
-    createdSince: async (networkId, since) =>
-      count(await read.first(Prisma.sql`SELECT COUNT(*) AS total FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since}`)),
+    createdSince: async (networkId, since) => {
+      const wholeHours = nextWholeHour(since);
+      return count(
+        await read.first(Prisma.sql`
+          SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
+                           WHERE network_id = ${networkId} AND table_name = ${table} AND hour >= ${wholeHours}), 0)
+               + (SELECT COUNT(*) FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours}) AS total`),
+      );
+    },
   };
 }
 
