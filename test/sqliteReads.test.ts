@@ -4,7 +4,7 @@
 import { Prisma } from "../src/generated/prisma/client";
 import { openDatabase, sqliteFilePath, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { openSqliteReads, type SqliteReads } from "../src/db/sqliteReads";
+import { openSqliteReads, readCacheKib, type SqliteReads } from "../src/db/sqliteReads";
 import { adapterReads, type ReadSql } from "../src/db/adapterReads";
 import { SqliteAdapterFactory } from "../src/db/sqliteAdapter";
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
@@ -77,5 +77,10 @@ describeSqlite("SQLite hot reads", () => {
     // A write that answers rows gets as far as SQLite, which refuses it on this connection.
     await expect(reads.read(Prisma.sql`DELETE FROM vehicles RETURNING id`)).rejects.toThrow(/readonly|read-only|query_only/i);
     expect((await db.prisma.vehicle.count())).toBeGreaterThan(0);
+  });
+
+  test("the read connection keeps a page cache larger than SQLite's default (a new search term reads pages no request read before)", async () => {
+    expect(readCacheKib).toBeGreaterThan(2000);
+    expect(await reads.read(Prisma.sql`PRAGMA cache_size`)).toEqual([{ cache_size: -readCacheKib }]);
   });
 });

@@ -10,6 +10,7 @@ import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
 import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
 import type { ReadSql } from "../../src/db/adapterReads";
+import { readCacheKib } from "../../src/db/sqliteReads";
 
 type InValue = string | number | boolean | null;
 
@@ -37,6 +38,8 @@ const isUniqueViolation = (error: unknown) => /^SQLITE_CONSTRAINT/.test(String((
 export async function openSqliteStore(url: string): Promise<Store> {
   const connection = new Database(url.replace(/^file:/, ""));
   connection.prepare("PRAGMA busy_timeout = 5000").all();
+  // The service's read connection's page cache (src/db/sqliteReads.ts).
+  connection.prepare(`PRAGMA cache_size = -${readCacheKib}`).all();
   const statements = new Map<string, Statement>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);

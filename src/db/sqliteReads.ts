@@ -40,12 +40,22 @@ export interface SqliteReads {
   close(): void;
 }
 
+/**
+ * The read connection's page cache, in KiB (SQLite's default: 2,000). A search for a term not
+ * asked before reads index and table pages no earlier request read; each page missing from the
+ * cache is a read(2) of the file: a new plate number in the largest network cost ~1.8 ms with
+ * the default cache, ~0.6 ms with 16 MiB (~0.7 ms of it system time before, ~0.1 ms after).
+ * Adds at most 16 MiB to the process's memory.
+ */
+export const readCacheKib = 16_384;
+
 export function openSqliteReads(file: string): SqliteReads {
   const connection = new Database(file);
   // A pragma that sets a value answers it as a row, which exec() refuses.
   connection.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`).all();
   // A read connection never writes, whatever SQL it is given.
   connection.prepare("PRAGMA query_only = 1").all();
+  connection.prepare(`PRAGMA cache_size = -${readCacheKib}`).all();
   const statements = new Map<string, KeptStatement>();
 
   const prepared = (sql: string): KeptStatement => {
