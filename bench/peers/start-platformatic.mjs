@@ -16,7 +16,9 @@
 // - `_prisma_migrations` (the service's migration bookkeeping) and SQLite's internal
 //   `sqlite_sequence` are ignored, and so are the service's FTS5 search index on SQLite
 //   (`vehicles_search` and its shadow tables, which have no primary key Platformatic could
-//   map); every other table is exposed as Platformatic generates it;
+//   map), and the service's hour counts of records (`record_hour_counts`, whose primary key
+//   holds a text column, which Platformatic refuses on SQLite); every other table is exposed as
+//   Platformatic generates it;
 //   no plugins, no authorization, no schema lock, no watch;
 // - `--log-level` defaults to "warn": the service logs nothing per request, and Platformatic's
 //   default ("info") logs each request. Pass `--log-level info` to measure that default.
@@ -130,7 +132,9 @@ const config = {
     graphql: true,
     openapi: true,
     schemalock: false,
-    ignore: dbUrl.startsWith("sqlite://") ? { _prisma_migrations: true, sqlite_sequence: true, ...sqliteSearchIndexTables } : { _prisma_migrations: true },
+    ignore: dbUrl.startsWith("sqlite://")
+      ? { _prisma_migrations: true, sqlite_sequence: true, record_hour_counts: true, ...sqliteSearchIndexTables }
+      : { _prisma_migrations: true, record_hour_counts: true },
   },
   watch: false,
 };
