@@ -1,7 +1,7 @@
 // node:http server of the floor: route by method and path, authenticate as the service does
 // (X-API-Key or Bearer, SHA-256 looked up on every request), run the handler, write JSON.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import { hashApiKey } from "../../src/resolvers/apiKeys";
+import { hashApiKey, looksLikeApiKey } from "../../src/resolvers/apiKeys";
 import { handlers, type Handler } from "./handlers";
 import { errorBody, HttpError, sendJson } from "./respond";
 import type { KeyOwner, Store } from "./store";
@@ -30,7 +30,7 @@ const admitted = new Map<string, KeyOwner>();
 
 async function authenticate(store: Store, req: IncomingMessage): Promise<KeyOwner | null> {
   const key = apiKey(req);
-  if (!key || !key.startsWith("vrd_") || key.length > 200) return null;
+  if (!key || !looksLikeApiKey(key)) return null;
   const hash = hashApiKey(key);
   const owner = admitted.get(hash) ?? (await store.keyOwner(hash));
   if (!owner || (owner.expiresAt && owner.expiresAt <= new Date())) return null;
