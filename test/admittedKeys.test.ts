@@ -165,8 +165,17 @@ describePostgres("announced changes on PostgreSQL", () => {
   });
 
   const listening = () => eventually(() => changes.epoch() !== null);
+  /** Returns once the epoch has not moved for 200 ms. */
+  const settled = async () => {
+    for (let epoch = changes.epoch(); ; epoch = changes.epoch()) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (changes.epoch() === epoch) return;
+    }
+  };
   /** Whether `write` is announced: the epoch moves within a second. */
   const announced = async (write: string) => {
+    // An earlier write's announcement still on its way would pass for this one's.
+    await settled();
     const before = changes.epoch();
     await pg.query(write);
     return eventually(() => changes.epoch() !== before, 1000);

@@ -1,7 +1,7 @@
 // node:http server of the floor: route by method and path, authenticate as the service does
 // (X-API-Key or Bearer, SHA-256 looked up on every request), run the handler, write JSON.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import { hashApiKey, looksLikeApiKey } from "../../src/resolvers/apiKeys";
+import { apiKeyFromHeaders, hashApiKey, looksLikeApiKey } from "../../src/resolvers/apiKeys";
 import { handlers, type Handler } from "./handlers";
 import { errorBody, HttpError, sendJson } from "./respond";
 import type { KeyOwner, Store } from "./store";
@@ -12,14 +12,8 @@ interface Route {
   handler: Handler;
 }
 
-/** The service's apiKeyFromHeaders, on node's header object. */
-function apiKey(req: IncomingMessage): string | null {
-  const header = req.headers["x-api-key"];
-  const headerKey = (Array.isArray(header) ? header[0] : header)?.trim() || null;
-  const bearer = req.headers.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? null;
-  if (headerKey && bearer && headerKey !== bearer) return null;
-  return headerKey ?? bearer;
-}
+/** The key as the service reads it (both headers are plain strings in node). */
+const apiKey = (req: IncomingMessage) => apiKeyFromHeaders((name) => (req.headers[name] as string | undefined) ?? null);
 
 /**
  * Keys admitted before, by hash, where the service keeps them: on PostgreSQL, while the database

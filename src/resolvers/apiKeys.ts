@@ -76,12 +76,13 @@ export async function regenerateApiKey(
 }
 
 /**
- * Reads the key from X-API-Key or a Bearer token; both present and different is refused.
+ * Reads the key from X-API-Key or a Bearer token (`header` answers a request's header by its
+ * lower-case name); both present and different is refused.
  * Other Authorization schemes (a proxy's Basic auth, say) are not ours and are ignored.
  */
-export function apiKeyFromHeaders(headers: Headers): string | null {
-  const headerKey = headers.get("x-api-key")?.trim() || null;
-  const authorization = headers.get("authorization");
+export function apiKeyFromHeaders(header: (name: string) => string | null): string | null {
+  const headerKey = header("x-api-key")?.trim() || null;
+  const authorization = header("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? null;
   if (headerKey && bearer && headerKey !== bearer) return null;
   return headerKey ?? bearer;

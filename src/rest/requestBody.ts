@@ -1,6 +1,7 @@
 // Reads a request's JSON body: 413 when it is too large, 415 when it is not JSON, 400 when it
 // is malformed.
-import { errorJson } from "./responses";
+import { errorJson, type Reply } from "./responses";
+import type { IncomingRest } from "./incoming";
 
 /** No valid body comes near this (the longest field holds 5,000 characters). */
 export const maxBodyBytes = 1024 * 1024;
@@ -33,27 +34,27 @@ export async function readLimitedText(request: Request): Promise<string | null> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export type BodyResult = { ok: true; body: Record<string, unknown> | null } | { ok: false; response: Response };
+export type BodyResult = { ok: true; body: Record<string, unknown> | null } | { ok: false; reply: Reply };
 
 const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 
 /** The body as a JSON object; null when none was sent. */
-export async function readJsonObject(request: Request): Promise<BodyResult> {
-  const text = await readLimitedText(request);
-  if (text === null) return { ok: false, response: bodyTooLarge() };
+export async function readJsonObject(incoming: IncomingRest): Promise<BodyResult> {
+  const text = await incoming.text();
+  if (text === null) return { ok: false, reply: bodyTooLarge() };
   if (text.trim() === "") return { ok: true, body: null };
-  const contentType = request.headers.get("content-type") ?? "";
+  const contentType = incoming.header("content-type") ?? "";
   if (!isJsonType(contentType)) {
-    return { ok: false, response: errorJson(415, "The request body must be JSON (Content-Type: application/json).") };
+    return { ok: false, reply: errorJson(415, "The request body must be JSON (Content-Type: application/json).") };
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return { ok: false, response: errorJson(400, "The request body is not valid JSON.") };
+    return { ok: false, reply: errorJson(400, "The request body is not valid JSON.") };
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return { ok: false, response: errorJson(400, "The request body must be a JSON object.") };
+    return { ok: false, reply: errorJson(400, "The request body must be a JSON object.") };
   }
   return { ok: true, body: body as Record<string, unknown> };
 }

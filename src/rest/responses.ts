@@ -1,26 +1,41 @@
-// JSON responses in the contract's shapes. Built with the fetch implementation of the HTTP
-// server adapter (@whatwg-node), which writes a string body straight to the socket; the
-// platform's Response would wrap it in a web stream that the adapter then reads back.
+// JSON replies in the contract's shapes, as plain values. The HTTP server writes a REST reply
+// straight to node's response (src/server/nodeRequests.ts); `toResponse` makes a fetch Response
+// of one where the app speaks fetch (GraphQL, the public endpoints, `App.fetch`).
 import type { FieldErrors } from "../errors";
 import { Response } from "@whatwg-node/fetch";
 
-const jsonHeaders = { "Content-Type": "application/json; charset=utf-8" };
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  /** JSON text; null for no body (204). */
+  body: string | null;
+}
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+const jsonType = "application/json; charset=utf-8";
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
   return jsonText(status, JSON.stringify(body), headers);
 }
 
 /** A body that is JSON text already. */
-export function jsonText(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, headers: { ...jsonHeaders, ...headers } });
+export function jsonText(status: number, text: string, headers?: Record<string, string>): Reply {
+  return { status, headers: headers ? { "Content-Type": jsonType, ...headers } : { "Content-Type": jsonType }, body: text };
 }
 
-export function errorJson(status: number, message: string, headers: Record<string, string> = {}): Response {
+export function errorJson(status: number, message: string, headers: Record<string, string> = {}): Reply {
   return json(status, { message }, headers);
 }
 
-export function validationJson(message: string, errors: FieldErrors): Response {
+export function validationJson(message: string, errors: FieldErrors): Reply {
   return json(422, { message, errors });
 }
 
-export const noContent = () => new Response(null, { status: 204 });
+export const noContent = (): Reply => ({ status: 204, headers: {}, body: null });
+
+/**
+ * A reply as a fetch Response, built with the server adapter's fetch implementation (it writes
+ * a string body straight to the socket; the platform's would wrap it in a web stream).
+ */
+export function toResponse(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}

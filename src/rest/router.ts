@@ -1,6 +1,6 @@
 // Matches a method and path to a REST route: 404 for unknown paths, 405 (with Allow) for a
 // known path with another method.
-import { errorJson } from "./responses";
+import { errorJson, type Reply } from "./responses";
 
 export type PathParams = Record<string, string>;
 
@@ -16,7 +16,7 @@ interface CompiledRoute<Handler> extends Route<Handler> {
   names: string[];
 }
 
-export type Match<Handler> = { route: Route<Handler>; params: PathParams } | { response: Response };
+export type Match<Handler> = { route: Route<Handler>; params: PathParams } | { reply: Reply };
 
 export function createRouter<Handler>(routes: Route<Handler>[]) {
   const compiled: CompiledRoute<Handler>[] = routes.map((route) => {
@@ -41,13 +41,13 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
       try {
         route.names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1])));
       } catch {
-        return { response: errorJson(404, "Not Found.") };
+        return { reply: errorJson(404, "Not Found.") };
       }
       return { route, params };
     }
     if (allowed.includes("GET")) allowed.push("HEAD");
     if (allowed.length > 0) {
-      return { response: errorJson(405, `The ${method} method is not supported for this route. Supported: ${allowed.join(", ")}.`, { Allow: allowed.join(", ") }) };
+      return { reply: errorJson(405, `The ${method} method is not supported for this route. Supported: ${allowed.join(", ")}.`, { Allow: allowed.join(", ") }) };
     }
     return null;
   };

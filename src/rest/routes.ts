@@ -5,30 +5,30 @@ import type { NetworkScope } from "../context";
 import { Validator } from "../resolvers/validation";
 import { validationSummary, type FieldErrors } from "../errors";
 import { readJsonObject } from "./requestBody";
-import { jsonText, noContent, validationJson } from "./responses";
+import { jsonText, noContent, validationJson, type Reply } from "./responses";
+import type { IncomingRest } from "./incoming";
 import type { PathParams, Route } from "./router";
 import type { CallSofa, SofaCall, SofaOperation, SofaResult } from "./sofa";
 import { bodyToInput } from "./variables";
 import { laravelPageJson, listQueryToVariables, restNameOf } from "./vehicleList";
 
 export interface RestRequest {
-  request: Request;
-  url: URL;
+  incoming: IncomingRest;
   params: PathParams;
   network: NetworkScope;
 }
 
-export type RestHandler = (rest: RestRequest) => Promise<Response>;
+export type RestHandler = (rest: RestRequest) => Promise<Reply>;
 
-function invalid(check: Validator): Response | null {
+function invalid(check: Validator): Reply | null {
   const { errors } = check;
   return Object.keys(errors).length === 0 ? null : validationJson(validationSummary(errors), errors);
 }
 
 /** Renames error keys from GraphQL argument names to the REST names the client sent. */
-async function renameErrorFields(response: Response, rename: (field: string) => string): Promise<Response> {
-  if (response.status !== 422) return response;
-  const body = (await response.json()) as { message: string; errors: FieldErrors };
+function renameErrorFields(reply: Reply, rename: (field: string) => string): Reply {
+  if (reply.status !== 422 || reply.body === null) return reply;
+  const body = JSON.parse(reply.body) as { message: string; errors: FieldErrors };
   const errors: FieldErrors = {};
   for (const [field, messages] of Object.entries(body.errors ?? {})) errors[rename(field)] = messages;
   return validationJson(body.message, errors);
@@ -38,9 +38,9 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   const inputType = (name: string) => schema.getType(name) as GraphQLInputObjectType;
   const vehiclesArgs = schema.getQueryType()!.getFields().vehicles.args;
 
-  const call = async (rest: RestRequest, sofa: SofaCall, respond: (result: SofaResult & { ok: true }) => Response) => {
+  const call = async (rest: RestRequest, sofa: SofaCall, respond: (result: SofaResult & { ok: true }) => Reply) => {
     const result = await callSofa(sofa, rest.network);
-    return result.ok ? respond(result) : result.response;
+    return result.ok ? respond(result) : result.reply;
   };
 
   /** The contract's `{"data": ...}` around the operation's JSON, which is not parsed again. */
@@ -52,8 +52,8 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   /** POST/PUT/PATCH of a vehicle: the flat JSON body becomes the mutation's `input`. */
   const writeVehicle = (inputTypeName: string, operation: SofaOperation): RestHandler =>
     async (rest) => {
-      const read = await readJsonObject(rest.request);
-      if (!read.ok) return read.response;
+      const read = await readJsonObject(rest.incoming);
+      if (!read.ok) return read.reply;
       const check = new Validator();
       const input = bodyToInput(check, read.body ?? {}, inputType(inputTypeName));
       const rejected = invalid(check);
@@ -63,8 +63,8 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
 
   /** POST /dutytime/...: a body is optional; when sent it must be a JSON object (ignored). */
   const dutytime = (action: "toggle" | "stop"): RestHandler => async (rest) => {
-    const read = await readJsonObject(rest.request);
-    if (!read.ok) return read.response;
+    const read = await readJsonObject(rest.incoming);
+    if (!read.ok) return read.reply;
     const operation = action === "toggle" ? "Mutation.toggleDutytime" : "Mutation.stopDutytime";
     return call(rest, { operation, params: { identifier: rest.params.identifier } }, ({ json }) => dataJson(200, json));
   };
@@ -78,13 +78,14 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
       method: "GET",
       path: "/vehicles",
       handler: async (rest) => {
+        const url = rest.incoming.url();
         const check = new Validator();
-        const query = listQueryToVariables(check, rest.url, vehiclesArgs);
+        const query = listQueryToVariables(check, url, vehiclesArgs);
         const rejected = invalid(check);
         if (rejected) return rejected;
         const result = await callSofa({ operation: "Query.vehicles", query }, rest.network);
-        if (!result.ok) return renameErrorFields(result.response, restNameOf);
-        return jsonText(200, laravelPageJson(rest.url, result.json));
+        if (!result.ok) return renameErrorFields(result.reply, restNameOf);
+        return jsonText(200, laravelPageJson(url, result.json));
       },
     },
     { method: "POST", path: "/vehicles", handler: writeVehicle("CreateVehicleInput", "Mutation.createVehicle") },

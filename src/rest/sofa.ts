@@ -6,7 +6,7 @@ import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
-import { errorJson, validationJson } from "./responses";
+import { errorJson, validationJson, type Reply } from "./responses";
 import { compiledExecute } from "../server/compiledExecute";
 
 /** The GraphQL operation behind each SOFA route; the public paths are mapped in routes.ts. */
@@ -25,8 +25,8 @@ export const sofaRoutes = {
   "Query.filesTotal": { method: "GET", path: "/statistics/files/total" },
 } as const;
 
-/** GraphQL errors of a REST call, as the contract's error response. */
-export function restErrorResponse(errors: ReadonlyArray<unknown>): Response {
+/** GraphQL errors of a REST call, as the contract's error reply. */
+export function restErrorReply(errors: ReadonlyArray<unknown>): Reply {
   for (const error of errors) {
     const exposed = publicError(error);
     const code = codeOf(exposed);
@@ -53,7 +53,15 @@ export interface SofaSuccess {
   /** The operation's result as SOFA serialized it: passed on as text, not parsed again. */
   json: string;
 }
-export type SofaResult = SofaSuccess | { ok: false; response: Response };
+export type SofaResult = SofaSuccess | { ok: false; reply: Reply };
+
+/**
+ * What SOFA's error handler returns: the errors as they are. SOFA hands the handler's value
+ * back as the route's answer, and the REST layer maps them to a reply (restErrorReply).
+ */
+class SofaErrors {
+  constructor(readonly errors: ReadonlyArray<unknown>) {}
+}
 
 export type SofaOperation = keyof typeof sofaRoutes;
 
@@ -72,7 +80,7 @@ interface SofaRequest {
   body: string | null;
   text(): Promise<string>;
 }
-type SofaHandler = (request: SofaRequest, serverContext: { network: NetworkScope }) => Promise<Response>;
+type SofaHandler = (request: SofaRequest, serverContext: { network: NetworkScope }) => Promise<Response | SofaErrors>;
 
 /**
  * SOFA's handler of each operation, taken from the router SOFA built. Our own router has already
@@ -100,8 +108,10 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     ignore: ["VehiclePage.data"],
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
     execute: compiledExecute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
-    // fets types its own Response class; ours is the platform's, which is what it runs on.
-    errorHandler: restErrorResponse as unknown as NonNullable<Parameters<typeof useSofa>[0]["errorHandler"]>,
+    // SOFA passes on whatever the handler returns (typed as its own Response class).
+    errorHandler: ((errors: ReadonlyArray<unknown>) => new SofaErrors(errors)) as unknown as NonNullable<
+      Parameters<typeof useSofa>[0]["errorHandler"]
+    >,
   });
   const handlers = sofaHandlers(router);
 
@@ -114,9 +124,9 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
       body,
       text: async () => body ?? "",
     };
-    const response = await handlers.get(call.operation)!(request, { network });
-    if (response.status >= 400) return { ok: false, response };
-    return { ok: true, status: response.status, json: await response.text() };
+    const answer = await handlers.get(call.operation)!(request, { network });
+    if (answer instanceof SofaErrors) return { ok: false, reply: restErrorReply(answer.errors) };
+    return { ok: true, status: answer.status, json: await answer.text() };
   };
 }
 

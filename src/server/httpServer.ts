@@ -1,10 +1,11 @@
 // Serves the app on node:http, and stops gracefully: stop accepting, finish requests in
 // flight, then let the caller close the database.
-import http from "node:http";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { App } from "./app";
 import { readBodyFirst } from "./requestBodies";
 import { sendResponse } from "./sendResponse";
+import { incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
 import { logInternalError } from "../publicError";
 
 export interface RunningServer {
@@ -14,10 +15,19 @@ export interface RunningServer {
 
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
+
+  /** REST paths are answered from node's request as it is; GraphQL and the rest through fetch. */
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+    const incoming = incomingOfNodeRequest(request);
+    if (!incoming) return writeReply(invalidUrl(), response);
+    if (app.isRestPath(incoming.pathname)) return writeReply(await app.rest(incoming), response);
+    return sendResponse(await adapter.handleNodeRequestAndResponse(request, response), response, request);
+  }
+
   const server = http.createServer((request, response) => {
     readBodyFirst(request)
       .then(
-        async () => sendResponse(await adapter.handleNodeRequestAndResponse(request, response), response, request),
+        () => answer(request, response),
         // The client went away while sending; nobody is left to answer.
         () => request.destroy(),
       )

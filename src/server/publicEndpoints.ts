@@ -1,9 +1,14 @@
 // Endpoints that need no API key: liveness, readiness, the OpenAPI document and its docs page.
 import type { Database } from "../db/client";
-import { errorJson, json } from "../rest/responses";
+import { errorJson, json, toResponse } from "../rest/responses";
 import { openApiDocument } from "../rest/openapi";
 import { serveDocs } from "./docs";
 import { Response } from "@whatwg-node/fetch";
+
+const publicPaths = new Set(["/healthz", "/readyz", "/openapi.json"]);
+
+/** The paths of the endpoints below: every other path but /graphql is a REST path. */
+export const isPublicPath = (pathname: string) => publicPaths.has(pathname) || pathname === "/docs" || pathname.startsWith("/docs/");
 
 /** Answers the public endpoints; null for every other path. */
 export function publicEndpoints(db: Database) {
@@ -11,17 +16,18 @@ export function publicEndpoints(db: Database) {
 
   return async function publicEndpoint(request: Request, url: URL): Promise<Response | null> {
     const { pathname } = url;
-    const isPublic = ["/healthz", "/readyz", "/openapi.json"].includes(pathname);
-    if (isPublic && request.method !== "GET" && request.method !== "HEAD") {
-      return errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" });
+    if (publicPaths.has(pathname) && request.method !== "GET" && request.method !== "HEAD") {
+      return toResponse(
+        errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" }),
+      );
     }
-    if (pathname === "/healthz") return json(200, { status: "ok" });
+    if (pathname === "/healthz") return toResponse(json(200, { status: "ok" }));
     if (pathname === "/readyz") {
       try {
         await db.prisma.$queryRawUnsafe("SELECT 1");
-        return json(200, { status: "ready" });
+        return toResponse(json(200, { status: "ready" }));
       } catch {
-        return errorJson(503, "The database is unreachable.");
+        return toResponse(errorJson(503, "The database is unreachable."));
       }
     }
     if (pathname === "/openapi.json") {
