@@ -116,11 +116,12 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
   const handlers = sofaHandlers(router);
 
   return async function callSofa(call: SofaCall, network: NetworkScope): Promise<SofaResult> {
-    const query = call.query && [...call.query.keys()].length > 0 ? `?${call.query}` : "";
     const body = call.variables ? JSON.stringify(call.variables) : null;
     const request: SofaRequest = {
-      url: `http://sofa.internal${sofaRoutes[call.operation].path}${query}`,
-      params: call.params ?? {},
+      url: `http://sofa.internal${sofaRoutes[call.operation].path}`,
+      // SOFA takes a variable from the path parameters before the query string, which it parses
+      // again (qs) for each of the operation's variables: query values go in with the path's.
+      params: call.query ? { ...Object.fromEntries(call.query), ...call.params } : (call.params ?? {}),
       body,
       text: async () => body ?? "",
     };
