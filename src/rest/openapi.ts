@@ -183,6 +183,7 @@ Laravel-style API that existing clients know. Both need an API key. This documen
 | case | status | body |
 |---|---|---|
 | malformed JSON body, or a body that is not a JSON object | 400 | \`{"message": "..."}\` |
+| a \`Host\` header (or request target) that makes no URL, on any path | 400 | \`{"message": "..."}\` |
 | body sent with a \`Content-Type\` other than JSON | 415 | \`{"message": "..."}\` |
 | body larger than 1 MiB | 413 | \`{"message": "..."}\` |
 | missing or invalid key | 401 | \`{"message": "Unauthenticated."}\` |
