@@ -14,7 +14,7 @@ import { createDatabase } from "./lib/databases";
 import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
-import { measure, type Measurement } from "./load/measure";
+import { measure, summarize, type LoadSample, type Measurement } from "./load/measure";
 import { markdown, type BenchResults } from "./load/report";
 import { scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
@@ -76,9 +76,10 @@ async function main() {
   const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
 
   const run: BenchResults = { database, size, connections, durationSeconds, scenarios: [], results: {}, peakRssMb: {} };
-  // All servers run side by side, idle but one, and each scenario measures them one right after
-  // another: a machine whose speed drifts over minutes (shared virtual CPUs) then skews every
-  // server alike, not the one measured last.
+  // All servers run side by side, idle but one. Each scenario measures them in two halves, one
+  // after another and then in the reverse order (A B C, C B A): a machine whose speed drifts
+  // (shared virtual CPUs) favours none of them, as a steady drift cancels out, and none is
+  // always measured first, on a route it has not run yet.
   const running: RunningTarget[] = [];
   try {
     let port = 4600;
@@ -90,10 +91,18 @@ async function main() {
       if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
     }
     for (const scenario of run.scenarios) {
-      for (const target of running) {
-        const request = scenario.requests[target.name];
-        if (!request) continue;
-        const result: Measurement = await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds });
+      const measured = running.filter((target) => scenario.requests[target.name]);
+      const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
+      for (const order of [measured, [...measured].reverse()]) {
+        for (const target of order) {
+          const taken = samples.get(target.name)!;
+          const firstIndex = taken.reduce((sum, sample) => sum + sample.requests, 0);
+          const options = { connections, durationSeconds: durationSeconds / 2, firstIndex };
+          taken.push(await measure(target.url, keys[scenario.network].apiKey, scenario.requests[target.name]!, options));
+        }
+      }
+      for (const target of measured) {
+        const result: Measurement = summarize(samples.get(target.name)!);
         (run.results[scenario.name] ??= {})[target.name] = result;
         console.error(`${target.name.padEnd(12)} ${scenario.name.padEnd(32)} ${result.requestsPerSecond} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.failures ? `  ${result.failures} FAILED` : ""}`);
       }

@@ -11,13 +11,26 @@ export interface Measurement {
   failures: number;
 }
 
+/** What one load run saw; several runs of one server and scenario make one Measurement. */
+export interface LoadSample {
+  requests: number;
+  seconds: number;
+  /** Each 2xx answer's time, in ms. */
+  latencies: number[];
+  failures: number;
+}
+
+/**
+ * One load run. `firstIndex` numbers its requests on from an earlier run's (plates and new
+ * search terms go on where that run stopped).
+ */
 export async function measure(
   baseUrl: string,
   apiKey: string,
   request: LoadRequest,
-  options: { connections: number; durationSeconds: number },
-): Promise<Measurement> {
-  let counter = 0;
+  options: { connections: number; durationSeconds: number; firstIndex?: number },
+): Promise<LoadSample> {
+  let counter = options.firstIndex ?? 0;
   // autocannon's own percentiles are whole milliseconds (its histogram records integers): a p50
   // of 1 or 2 ms would say little about growth. Each answer's time comes with its response event.
   const latencies: number[] = [];
@@ -49,10 +62,23 @@ export async function measure(
     });
   });
   return {
-    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    seconds: result.duration,
+    latencies,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Runs of one server and scenario as one measurement: requests over their whole time. */
+export function summarize(samples: LoadSample[]): Measurement {
+  const latencies = samples.flatMap((sample) => sample.latencies);
+  const seconds = samples.reduce((sum, sample) => sum + sample.seconds, 0);
+  const requests = samples.reduce((sum, sample) => sum + sample.requests, 0);
+  return {
+    requestsPerSecond: seconds > 0 ? Math.round(requests / seconds) : 0,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
-    failures: result.non2xx + result.errors + result.timeouts,
+    failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
   };
 }
 

@@ -63,7 +63,7 @@ export function markdown(run: BenchResults): string {
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
     `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}; ` +
-      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them one right after another.`,
+      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in two halves, in turn and then in the reverse order.`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",
