@@ -15,6 +15,7 @@ import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
 import { measure, summarize, type LoadSample, type Measurement } from "./load/measure";
+import { watchServers } from "./load/quiet";
 import { markdown, type BenchResults } from "./load/report";
 import { scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
@@ -79,7 +80,8 @@ async function main() {
   // All servers run side by side, idle but one. Each scenario measures them in two halves, one
   // after another and then in the reverse order (A B C, C B A): a machine whose speed drifts
   // (shared virtual CPUs) favours none of them, as a steady drift cancels out, and none is
-  // always measured first, on a route it has not run yet.
+  // always measured first, on a route it has not run yet. Each run waits until the work left
+  // from the one before (slow searches of the floor and Platformatic) is done.
   const running: RunningTarget[] = [];
   try {
     let port = 4600;
@@ -90,6 +92,10 @@ async function main() {
       const warm = run.scenarios[0].requests[target.name];
       if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
     }
+    const quiet = await watchServers(
+      running.map((target) => target.pid),
+      databaseUrl.startsWith("postgres") ? databaseUrl : null,
+    );
     for (const scenario of run.scenarios) {
       const measured = running.filter((target) => scenario.requests[target.name]);
       const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
@@ -98,6 +104,7 @@ async function main() {
           const taken = samples.get(target.name)!;
           const firstIndex = taken.reduce((sum, sample) => sum + sample.requests, 0);
           const options = { connections, durationSeconds: durationSeconds / 2, firstIndex };
+          await quiet.wait();
           taken.push(await measure(target.url, keys[scenario.network].apiKey, scenario.requests[target.name]!, options));
         }
       }
@@ -107,6 +114,7 @@ async function main() {
         console.error(`${target.name.padEnd(12)} ${scenario.name.padEnd(32)} ${result.requestsPerSecond} req/s  p50 ${result.p50Ms} ms  p99 ${result.p99Ms} ms${result.failures ? `  ${result.failures} FAILED` : ""}`);
       }
     }
+    await quiet.close();
     for (const target of running) run.peakRssMb[target.name] = target.peakRssMb();
   } finally {
     await Promise.all(running.map((target) => target.stop()));

@@ -1,7 +1,8 @@
-// Hot reads on PostgreSQL, as plain SQL on the driver adapter that Prisma's client itself runs on
-// (same pool). Prisma 6.19's client plans every query in Wasm, raw ones too: ~0.45 ms of CPU per
-// query against ~0.1 ms for the adapter alone, and a request makes two or three reads. Writes
-// stay with Prisma's client. (SQLite reads: src/db/sqliteReads.ts.)
+// Plain SQL on the driver adapter that Prisma's client itself runs on (same pool or connection):
+// Prisma 6.19's client plans every query in Wasm, raw ones too, ~0.45 ms of CPU per query
+// against ~0.1 ms for the adapter alone. The hot writes read their RETURNING rows here
+// (src/db/adapterWrites.ts); the hot reads go one step lower still, to the driver itself
+// (src/db/postgresReads.ts, src/db/sqliteReads.ts).
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
@@ -73,15 +74,9 @@ export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): Ada
  * Values come as the adapter gives them (dates as ISO text, 64-bit integers possibly as text):
  * the callers convert what they read.
  */
-export function adapterReads(
-  provider: DatabaseProvider,
-  adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>,
-  /** Asks the pool to run this text as a named statement (src/db/preparingPool.ts). */
-  keepStatement?: (sql: string) => void,
-): ReadSql {
+export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>): ReadSql {
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const statement = adapterQuery(provider, query);
-    keepStatement?.(statement.sql);
     const { columnNames, rows } = await (await adapter()).queryRaw(statement);
     return rows.map((values) => {
       const row: Record<string, unknown> = {};

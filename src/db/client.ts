@@ -6,7 +6,8 @@ import { PrismaClient } from "../generated/prisma/client";
 import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
 import { SqliteAdapterFactory } from "./sqliteAdapter";
 import { openPostgres } from "./postgres";
-import { adapterReads, shareConnection, type ReadSql } from "./adapterReads";
+import { shareConnection, type ReadSql } from "./adapterReads";
+import { postgresReads } from "./postgresReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
 import { openSqliteReads } from "./sqliteReads";
 import { keyChangesOf, type KeyChanges } from "./keyChanges";
@@ -18,7 +19,7 @@ export interface Database {
   prisma: PrismaClient;
   /**
    * Hot reads as plain SQL: on SQLite a read-only libsql connection (src/db/sqliteReads.ts), on
-   * PostgreSQL the adapter under `prisma` (src/db/adapterReads.ts says why).
+   * PostgreSQL the pg pool under `prisma`'s adapter (src/db/postgresReads.ts).
    */
   read: ReadSql;
   /** Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
@@ -39,14 +40,16 @@ export function sqliteFilePath(url: string): string {
 export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
   const provider = providerOf(url);
   if (provider === "postgresql") {
-    const { prisma, adapter, keepStatement } = openPostgres(url, pool);
+    const { prisma, adapter, pool: connections } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
     const keyChanges = keyChangesOf({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true });
     const close = async () => {
       await keyChanges.close();
       await prisma.$disconnect();
+      // Prisma's client ends the pool only if it connected; the hot reads use it either way.
+      if (!connections.ending) await connections.end();
     };
-    return { prisma, read: adapterReads(provider, adapter, keepStatement), write, keyChanges, provider, url, close };
+    return { prisma, read: postgresReads(connections), write, keyChanges, provider, url, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -31,10 +31,13 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
 export function openPostgres(
   url: string,
   settings: PoolSettings,
-): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; keepStatement: (sql: string) => void } {
+): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
   const pool = new PreparingPool(poolConfig(url, settings));
+  // An idle connection that dies (server restart) must not crash the process: the pool drops it.
+  // (The adapter listens too, once Prisma's client connects; the hot reads may come first.)
+  pool.on("error", () => undefined);
   const factory = shareConnection(
     new PrismaPg(pool, {
       // An idle connection that dies (server restart) must not crash the process.
@@ -46,6 +49,6 @@ export function openPostgres(
   return {
     prisma: new PostgresClient({ adapter: factory }) as PrismaClient,
     adapter: factory.connection,
-    keepStatement: (sql) => pool.keep(sql),
+    pool,
   };
 }
