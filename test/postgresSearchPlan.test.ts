@@ -1,15 +1,19 @@
 // How a search on PostgreSQL reads its page (src/resolvers/postgresSearchPlan.ts): gathering
-// the matches first, or testing rows with strpos, finds exactly the rows, in the same order,
-// that LIKE over the network's rows finds, and the plan gathers them where reading in order
-// would read far more rows.
+// the matches first (through either trigram index), or testing rows with strpos, finds exactly
+// the rows, in the same order, that LIKE over the network's rows finds, and the plan gathers
+// them where reading in order would read far more rows.
 import { Prisma } from "../src/generated/prisma/client";
 import { planPostgresSearch } from "../src/resolvers/postgresSearchPlan";
+import { keyedNeedle, needleKeys } from "../src/resolvers/searchKeys";
 import { readRows, type SearchSource } from "../src/resolvers/searchPlan";
-import { selectSearchPageCounting, selectVehiclePage, type VehicleFilter, type VehicleOrder } from "../src/resolvers/vehicleQueries";
+import pg from "pg";
+import { searchTextOf } from "../src/resolvers/vehicleInput";
+import { selectSearchPageCounting, selectVehiclePage, vehiclePageSql, type VehicleFilter, type VehicleOrder } from "../src/resolvers/vehicleQueries";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
 
 const gatherMatches: SearchSource = { kind: "matches" };
+const gatherByKeys: SearchSource = { kind: "keyedMatches" };
 const readInOrder: SearchSource = { kind: "rowsInOrder" };
 
 describe("the plan", () => {
@@ -18,20 +22,28 @@ describe("the plan", () => {
   });
 
   test("while the matches are counted they are gathered: the count sees every one anyway", () => {
-    expect(planPostgresSearch("braun", null, 200_000, 15)).toEqual(gatherMatches);
+    expect(planPostgresSearch("braun", null, 200_000, 15)).toEqual(gatherByKeys);
     expect(planPostgresSearch("ab", null, 20, 15)).toEqual(gatherMatches);
+    expect(planPostgresSearch("ä-ö", null, 200_000, 15)).toEqual(gatherMatches);
   });
 
   test("a rare term in a large network is gathered, a common one read in order", () => {
-    expect(planPostgresSearch("7411", 22, 200_000, 15)).toEqual(gatherMatches);
+    expect(planPostgresSearch("7411", 22, 200_000, 15)).toEqual(gatherByKeys);
+    expect(planPostgresSearch("b-4", 22, 200_000, 15)).toEqual(gatherMatches);
     expect(planPostgresSearch("braun", 14_756, 200_000, 15)).toEqual(readInOrder);
     // Far pages of a common term: reading in order would pass most of the network.
-    expect(planPostgresSearch("braun", 14_756, 200_000, 10_000)).toEqual(gatherMatches);
+    expect(planPostgresSearch("braun", 14_756, 200_000, 10_000)).toEqual(gatherByKeys);
   });
 
-  test("in a small network reading in order costs less than the trigram look-up", () => {
+  test("in a small network reading in order costs less than the network-wide trigram look-up", () => {
     expect(planPostgresSearch("braun", 154, 2000, 15)).toEqual(readInOrder);
-    expect(planPostgresSearch("7411", 1, 2000, 15)).toEqual(readInOrder);
+    expect(planPostgresSearch("b-4", 1, 2000, 15)).toEqual(readInOrder);
+    // The network's own keys name its few matches for less than reading its 2,000 rows.
+    expect(planPostgresSearch("7411", 1, 2000, 15)).toEqual(gatherByKeys);
+  });
+
+  test("a needle has keys when it holds three ASCII letters or digits in a row", () => {
+    expect(["4711", "bn-4711", "müller", "a b c", "b-4", "ä-ö-ü", "ab"].filter(keyedNeedle)).toEqual(["4711", "bn-4711", "müller"]);
   });
 
   test("a needle shorter than a trigram is never gathered once its total is known", () => {
@@ -74,7 +86,8 @@ describe(`gathered matches on ${testProvider}`, () => {
   ];
 
   // strpos is PostgreSQL's: SQLite's own plan never reads rows that way.
-  const sources = testProvider === "postgresql" ? [gatherMatches, readInOrder] : [gatherMatches];
+  const sources = (needle: string) =>
+    testProvider === "postgresql" ? [gatherMatches, readInOrder, ...(keyedNeedle(needle) ? [gatherByKeys] : [])] : [gatherMatches];
 
   test.each(orders)("the same page and total as with LIKE over the rows in order (order by %s)", async (_, order) => {
     for (const needle of ["qx7", "owner 1", "gm-2", "nothing like it"]) {
@@ -82,7 +95,7 @@ describe(`gathered matches on ${testProvider}`, () => {
         const page = { order, limit: 15, offset };
         const expected = await selectVehiclePage(service.db.read, filterOf(needle), { ...page, source: readRows });
         const countedExpected = await selectSearchPageCounting(service.db.read, filterOf(needle), { ...page, source: readRows }, "test");
-        for (const source of sources) {
+        for (const source of sources(needle)) {
           expect(await selectVehiclePage(service.db.read, filterOf(needle), { ...page, source })).toEqual(expected);
           expect(await selectSearchPageCounting(service.db.read, filterOf(needle), { ...page, source }, "test")).toEqual(countedExpected);
         }
@@ -115,5 +128,85 @@ describePostgres("the service's PostgreSQL connections", () => {
   test("price a random page read for memory and SSDs, so a network is read through its own index", async () => {
     const [setting] = await service.db.read<{ random_page_cost: string }>(Prisma.sql`SHOW random_page_cost`);
     expect(setting.random_page_cost).toBe("1.1");
+  });
+});
+
+describePostgres("the network's own trigram keys (PostgreSQL)", () => {
+  let service: TestService;
+  let network: TestNetwork;
+  beforeAll(async () => {
+    service = await startService();
+    network = await service.network();
+    const api = client(service.url, network.apiKey);
+    const vehicles = [
+      { plate: "B-AB 1234", owner: "Günther Müller", car: "Stanier", color: "Weiß" },
+      { plate: "B-CD 5123", owner: "GÜNTHER MÜLLER", cartyp: "Vapid" },
+      { plate: "HH-X 1239", owner: "Zoë Ångström", wanted_reason: "100% sicher" },
+      { plate: "M-Q 9999", owner: "Straße_Test", car: "back\\slash" },
+      { plate: "K-ÖL 12", owner: "Ölfass Özdemir", color: "ΣΊΣΥΦΟΣ" },
+      { plate: "S-Z 4567", owner: "ab_cd", comment: "1234 only in the comment, which is not searched" },
+    ];
+    for (const vehicle of vehicles) expect((await api.post("/vehicles", vehicle)).status).toBe(201);
+    // Another network's vehicle with the same text is never found here.
+    const other = client(service.url, (await service.network()).apiKey);
+    expect((await other.post("/vehicles", { plate: "B-AB 1234", owner: "Günther Müller" })).status).toBe(201);
+  });
+  afterAll(() => service.close());
+
+  const filterOf = (needle: string): VehicleFilter => ({ networkId: network.id, needle, trigramIndex: false });
+  const plates = async (needle: string, source: SearchSource) => {
+    const page = await selectVehiclePage(service.db.read, filterOf(needle), { order: null, limit: 100, offset: 0, source });
+    return page.map((vehicle) => vehicle.plate);
+  };
+
+  test.each([
+    ["1234"], ["123"], ["b-ab 1234"], ["ab 12"], ["müller"], ["r mü"], ["zoë ång"], ["100\ue000 si"], ["straße\ue001t"],
+    ["back\ue002sl"], ["stanier"], ["vapid"], ["weiß"], ["ölfass öz"], ["sicher"], ["nothing like it"], ["567"],
+    ["öz"], ["ß_"], ["ab"],
+  ])("needle %p: the same rows through the keys as over the network's rows, or no keys", async (needle) => {
+    if (keyedNeedle(needle)) expect(await plates(needle, gatherByKeys)).toEqual(await plates(needle, readRows));
+    else expect(planPostgresSearch(needle, null, 200_000, 15)).toEqual(gatherMatches);
+  });
+
+  test("a needle's keys are its trigrams of ASCII letters and digits, keyed by the network", () => {
+    expect(needleKeys(7, "b-ab 1234").split(" ")).toEqual(["7:123", "7:234"]);
+    expect(needleKeys(7, "ölfass 1212").split(" ")).toEqual(["7:lfa", "7:fas", "7:ass", "7:121", "7:212"]);
+  });
+
+  test("the searches find what they should (the comparison above compares real answers)", async () => {
+    expect(await plates("müller", gatherByKeys)).toEqual(["B-AB 1234", "B-CD 5123"]);
+    expect(await plates("123", gatherByKeys)).toEqual(["B-AB 1234", "B-CD 5123", "HH-X 1239"]);
+    expect(await plates("ölfass öz", gatherByKeys)).toEqual(["K-ÖL 12"]);
+  });
+
+  test("PostgreSQL gathers through vehicles_search_keys_idx, which follows every write", async () => {
+    const api = client(service.url, network.apiKey);
+    const created = await api.post("/vehicles", { plate: "KX-7731", owner: "Erika Muster" });
+    expect(await plates("x-773", gatherByKeys)).toEqual(["KX-7731"]);
+    expect((await api.patch(`/vehicles/${created.body.data.id}`, { plate: "KY-8842" })).status).toBe(200);
+    expect(await plates("x-773", gatherByKeys)).toEqual([]);
+    expect(await plates("y-884", gatherByKeys)).toEqual(["KY-8842"]);
+    expect((await api.delete(`/vehicles/${created.body.data.id}`)).status).toBe(204);
+    expect(await plates("y-884", gatherByKeys)).toEqual([]);
+
+    // In a network of some size, PostgreSQL takes the index for a rare needle (the statement's
+    // expression is the index's) rather than testing each of the network's rows.
+    const now = new Date();
+    await service.db.prisma.vehicle.createMany({
+      data: Array.from({ length: 5000 }, (_, i) => {
+        const plate = `PX-${i}`;
+        return { networkId: network.id, plate, searchText: searchTextOf({ plate }), createdAt: now, updatedAt: now };
+      }),
+    });
+    const page = vehiclePageSql(filterOf("1234"), { order: null, limit: 15, offset: 0, source: gatherByKeys });
+    const connection = new pg.Client({ connectionString: service.databaseUrl });
+    await connection.connect();
+    try {
+      await connection.query("ANALYZE vehicles");
+      const plan = await connection.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${page.text}`, page.values);
+      expect(plan.rows.map((row) => row["QUERY PLAN"]).join("\n")).toContain("vehicles_search_keys_idx");
+    } finally {
+      await connection.end();
+    }
   });
 });

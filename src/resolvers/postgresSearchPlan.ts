@@ -1,6 +1,8 @@
-// How a search on PostgreSQL reads its page. PostgreSQL's planner chooses between reading the
-// network in order until the page is full and gathering the matches through the trigram index
-// (vehicles_search_trgm_idx) then sorting them, from its estimate of the matches, and its
+// How a search on PostgreSQL reads its page: reading the network in order until the page is
+// full, or gathering the matches then sorting them, through the network's own trigram keys
+// (vehicles_search_keys_idx) where the needle has some, else through the trigram index of all
+// networks (vehicles_search_trgm_idx). PostgreSQL's planner chooses from its estimate of the
+// matches, and its
 // estimate of a rare plate number can be 100x too high: it then reads the whole network for a
 // page it believes fills early (~200 ms in the largest network instead of ~2 ms), and it
 // gathers a common term's matches in a small network (~4 ms) where reading in order finds a
@@ -9,16 +11,20 @@
 // changes a result.
 import type { SearchSource } from "./searchPlan";
 import { readRows } from "./searchPlan";
+import { keyedNeedle } from "./searchKeys";
 
 const gatherMatches: SearchSource = { kind: "matches" };
+const gatherByKeys: SearchSource = { kind: "keyedMatches" };
 const readInOrder: SearchSource = { kind: "rowsInOrder" };
 
 /**
- * What gathering the matches through the trigram index costs beyond reading them, in rows read:
- * merging the needle's trigram lists with the network's (~2 ms in a network of 2,000, about
- * what reading its 2,000 rows costs).
+ * What gathering the matches through the network-wide trigram index costs beyond reading them,
+ * in rows read: merging the needle's trigram lists with the network's (~2 ms in a network of
+ * 2,000, about what reading its 2,000 rows costs).
  */
 const trigramLookupRows = 2000;
+/** The same through the network's own trigram keys: a few short lists (~0.1 ms). */
+const keyLookupRows = 100;
 
 /** pg_trgm looks a needle up by its trigrams: three characters or more. */
 const trigramIndexable = (needle: string) => [...needle].length >= 3;
@@ -35,9 +41,12 @@ export function planPostgresSearch(
   pageEnd: number,
 ): SearchSource {
   if (needle === null) return readRows;
-  if (knownMatches === null) return gatherMatches;
+  const keyed = keyedNeedle(needle);
+  const gather = keyed ? gatherByKeys : gatherMatches;
+  if (knownMatches === null) return gather;
   // Read in order, one row in networkVehicles / knownMatches is a match.
   const rowsReadInOrder = Math.min(networkVehicles, (pageEnd * networkVehicles) / Math.max(knownMatches, 1));
-  const rowsGathered = trigramIndexable(needle) ? knownMatches + trigramLookupRows : networkVehicles;
-  return rowsGathered < rowsReadInOrder ? gatherMatches : readInOrder;
+  const lookupRows = keyed ? keyLookupRows : trigramIndexable(needle) ? trigramLookupRows : null;
+  const rowsGathered = lookupRows === null ? networkVehicles : knownMatches + lookupRows;
+  return rowsGathered < rowsReadInOrder ? gather : readInOrder;
 }

@@ -41,6 +41,12 @@ export type SearchSource =
    */
   | { kind: "matches" }
   /**
+   * The same, gathered through the network's own trigram keys (PostgreSQL's
+   * vehicles_search_keys_idx: src/resolvers/postgresSearchPlan.ts), which name only the
+   * network's rows.
+   */
+  | { kind: "keyedMatches" }
+  /**
    * The network's rows read in order, and never the trigram index (PostgreSQL: its planner
    * takes the index for LIKE when it misjudges a term; strpos is the same test, which the index
    * cannot serve, as neither the needle nor the stored text holds a LIKE wildcard).

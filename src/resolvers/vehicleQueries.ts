@@ -6,6 +6,7 @@ import { keptPerReadPath, type ReadSql } from "../db/adapterReads";
 import { storedInstant } from "../db/storedInstant";
 import { SearchTotals } from "./searchTotals";
 import type { SearchSource } from "./searchPlan";
+import { needleKeys } from "./searchKeys";
 
 const vehicleColumns = Prisma.raw(
   "id, network_id, plate, car_type, car, owner, general_inspection, comment, color, wanted, wanted_reason, synced, sync_id, search_text, created_at, updated_at",
@@ -99,6 +100,14 @@ function candidatesOf(needle: string, source: SearchSource): Prisma.Sql | null {
 function whereOf({ networkId, needle }: VehicleFilter, source: SearchSource) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   if (source.kind === "rowsInOrder") return Prisma.sql`WHERE network_id = ${networkId} AND strpos(search_text, ${needle}) > 0`;
+  if (source.kind === "keyedMatches") {
+    // Every key of the needle is a key of a text holding it; strpos then decides (and, unlike
+    // LIKE, gives the planner no reason to ask the network-wide trigram index as well).
+    const keys = needleKeys(networkId, needle);
+    return Prisma.sql`WHERE network_id = ${networkId}
+      AND vehicle_search_keys(network_id, search_text) @> string_to_array(${keys}::text, ' ')
+      AND strpos(search_text, ${needle}) > 0`;
+  }
   const pattern = `%${needle}%`;
   const candidates = candidatesOf(needle, source);
   const among = candidates ? Prisma.sql` AND id IN (${networkCandidates(networkId, candidates)})` : Prisma.empty;
@@ -147,7 +156,7 @@ function extraColumns(filter: VehicleFilter, extra: PageExtra): Prisma.Sql {
 export function vehiclePageSql(filter: VehicleFilter, { order, limit, offset, source }: PageRequest, extra: PageExtra = "none"): Prisma.Sql {
   const extras = extraColumns(filter, extra);
   const rows =
-    source.kind === "matches"
+    source.kind === "matches" || source.kind === "keyedMatches"
       ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
         Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${whereOf(filter, source)}) SELECT *${extras} FROM found`
       : Prisma.sql`SELECT ${vehicleColumns}${extras} FROM vehicles ${whereOf(filter, source)}`;
