@@ -101,12 +101,14 @@ function whereOf({ networkId, needle }: VehicleFilter, source: SearchSource) {
   if (!needle) return Prisma.sql`WHERE network_id = ${networkId}`;
   if (source.kind === "rowsInOrder") return Prisma.sql`WHERE network_id = ${networkId} AND strpos(search_text, ${needle}) > 0`;
   if (source.kind === "keyedMatches") {
-    // Every key of the needle is a key of a text holding it; strpos then decides (and, unlike
-    // LIKE, gives the planner no reason to ask the network-wide trigram index as well).
+    // Every key of the needle is a key of a text holding it; strpos then decides. The keys name
+    // the network's rows only, so no other index is asked: the network id is tested on the row
+    // (`+ 0`), and strpos, unlike LIKE, is no trigram condition. Left to itself the planner
+    // intersects the keys' rows with the network's entry in vehicles_search_trgm_idx (~20 ms
+    // in a network of 200,000).
     const keys = needleKeys(networkId, needle);
-    return Prisma.sql`WHERE network_id = ${networkId}
-      AND vehicle_search_keys(network_id, search_text) @> string_to_array(${keys}::text, ' ')
-      AND strpos(search_text, ${needle}) > 0`;
+    return Prisma.sql`WHERE vehicle_search_keys(network_id, search_text) @> string_to_array(${keys}::text, ' ')
+      AND network_id + 0 = ${networkId} AND strpos(search_text, ${needle}) > 0`;
   }
   const pattern = `%${needle}%`;
   const candidates = candidatesOf(needle, source);
