@@ -173,6 +173,16 @@ describePostgres("the network's own trigram keys (PostgreSQL)", () => {
     expect(needleKeys(7, "ölfass 1212").split(" ")).toEqual(["7:lfa", "7:fas", "7:ass", "7:121", "7:212"]);
   });
 
+  test("both trigram indexes take writes at once: no pending list that every search reads whole", async () => {
+    const indexes = await service.db.read<{ relname: string; reloptions: string[] | null }>(
+      Prisma.sql`SELECT relname, reloptions FROM pg_class WHERE relname IN ('vehicles_search_keys_idx', 'vehicles_search_trgm_idx') ORDER BY relname`,
+    );
+    expect(indexes.map((index) => [index.relname, String(index.reloptions)])).toEqual([
+      ["vehicles_search_keys_idx", "fastupdate=off"],
+      ["vehicles_search_trgm_idx", "fastupdate=off"],
+    ]);
+  });
+
   test("the searches find what they should (the comparison above compares real answers)", async () => {
     expect(await plates("müller", gatherByKeys)).toEqual(["B-AB 1234", "B-CD 5123"]);
     expect(await plates("123", gatherByKeys)).toEqual(["B-AB 1234", "B-CD 5123", "HH-X 1239"]);

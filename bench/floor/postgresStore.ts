@@ -7,6 +7,7 @@ import { countOfPage, countSql, createdSinceSql, pageWithCountSql, recordCountCo
 import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
+import { keyedNeedle, needleKeys } from "../../src/resolvers/searchKeys";
 import { planIsStable } from "../../src/db/preparingPool";
 
 const TIMESTAMP_OID = 1114;
@@ -75,21 +76,27 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
       }
       // A search reads its page as the service plans it (src/resolvers/postgresSearchPlan.ts),
-      // from the count of its matches.
-      const params = [query.networkId, query.pattern];
+      // from the count of its matches; a needle with keys is counted and gathered through the
+      // network's own trigram keys, as the service gathers it (src/resolvers/vehicleQueries.ts).
+      const needle = query.pattern.slice(1, -1);
+      const keyed = keyedNeedle(needle);
+      const matching = (keys: string) =>
+        keyed
+          ? `vehicle_search_keys("network_id", "search_text") @> string_to_array(${keys}, ' ') AND "network_id" + 0 = $1 AND strpos("search_text", $2) > 0`
+          : `"network_id" = $1 AND "search_text" LIKE $2`;
+      const searched = keyed ? [query.networkId, needle, needleKeys(query.networkId, needle)] : [query.networkId, query.pattern];
       const [count, network] = await Promise.all([
-        run(countSql(true, (n) => `$${n}`), params),
+        run(`SELECT COUNT(*) FROM "vehicles" WHERE ${matching("$3")}`, searched),
         run(countSql(false, (n) => `$${n}`), [query.networkId]),
       ]);
       const total = Number(count.rows[0][0]);
-      const needle = query.pattern.slice(1, -1);
       const source = planPostgresSearch(needle, total, Number(network.rows[0]?.[0] ?? 0), query.offset + query.limit);
-      const rows =
-        source.kind === "matches"
-          ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND "search_text" LIKE $2) SELECT * FROM found`
-          : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND strpos("search_text", $2) > 0`;
-      const needleOrPattern = source.kind === "matches" ? query.pattern : needle;
-      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, [query.networkId, needleOrPattern, query.limit, query.offset]);
+      const gathered = source.kind === "matches" || source.kind === "keyedMatches";
+      const rows = gathered
+        ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${matching("$5")}) SELECT * FROM found`
+        : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND strpos("search_text", $2) > 0`;
+      const params = gathered ? [...searched.slice(0, 2), query.limit, query.offset, ...searched.slice(2)] : [query.networkId, needle, query.limit, query.offset];
+      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, params);
       return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
     },
 
