@@ -6,6 +6,7 @@ import { selectVehiclePage, trigramCandidates, vehiclePageSql, type VehicleFilte
 import { indexableNeedle, planSearch, readRows, type SearchSource } from "../src/resolvers/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
+import { awkwardVehicles } from "./support/searchVehicles";
 
 const describeSqlite = testProvider === "sqlite" ? describe : describe.skip;
 
@@ -17,16 +18,7 @@ describeSqlite("trigram search index (SQLite)", () => {
     service = await startService();
     network = await service.network();
     api = client(service.url, network.apiKey);
-    const vehicles = [
-      { plate: "B-AB 1234", owner: "Günther Müller", car: "Stanier", color: "Weiß" },
-      { plate: "B-CD 5123", owner: "GÜNTHER MÜLLER", cartyp: "Vapid" },
-      { plate: "HH-X 1239", owner: "Zoë Ångström", wanted_reason: "100% sicher" },
-      { plate: "M-Q 9999", owner: "Straße_Test", car: "back\\slash" },
-      { plate: "K-ÖL 12", owner: "Ölfass Özdemir", color: "ΣΊΣΥΦΟΣ" },
-      { plate: "S-Z 4567", owner: "ab_cd", comment: "1234 only in the comment, which is not searched" },
-      { plate: "Q-1", owner: 'Der "Boss" Kowalski AND OR NEAR(x) *' },
-    ];
-    for (const vehicle of vehicles) expect((await api.post("/vehicles", vehicle)).status).toBe(201);
+    for (const vehicle of awkwardVehicles) expect((await api.post("/vehicles", vehicle)).status).toBe(201);
     // Another network's vehicle with the same text is never found here.
     const other = client(service.url, (await service.network()).apiKey);
     expect((await other.post("/vehicles", { plate: "B-AB 1234", owner: "Günther Müller" })).status).toBe(201);
