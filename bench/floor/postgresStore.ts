@@ -84,9 +84,10 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         keyed
           ? `vehicle_search_keys("network_id", "search_text") @> string_to_array(${keys}, ' ') AND "network_id" + 0 = $1 AND strpos("search_text", $2) > 0`
           : `"network_id" = $1 AND "search_text" LIKE $2`;
-      const searched = keyed ? [query.networkId, needle, needleKeys(query.networkId, needle)] : [query.networkId, query.pattern];
+      const matched = [query.networkId, keyed ? needle : query.pattern];
+      const keys = keyed ? [needleKeys(query.networkId, needle)] : [];
       const [count, network] = await Promise.all([
-        run(`SELECT COUNT(*) FROM "vehicles" WHERE ${matching("$3")}`, searched),
+        run(`SELECT COUNT(*) FROM "vehicles" WHERE ${matching("$3")}`, [...matched, ...keys]),
         run(countSql(false, (n) => `$${n}`), [query.networkId]),
       ]);
       const total = Number(count.rows[0][0]);
@@ -95,7 +96,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       const rows = gathered
         ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${matching("$5")}) SELECT * FROM found`
         : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND strpos("search_text", $2) > 0`;
-      const params = gathered ? [...searched.slice(0, 2), query.limit, query.offset, ...searched.slice(2)] : [query.networkId, needle, query.limit, query.offset];
+      const params = gathered ? [...matched, query.limit, query.offset, ...keys] : [query.networkId, needle, query.limit, query.offset];
       const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, params);
       return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
     },
