@@ -38,10 +38,10 @@ function prisma(args: string[], databaseUrl: string): Promise<CliResult> {
 }
 
 /**
- * Hand-written tables Prisma's schema cannot describe: SQLite's FTS5 search index and the
- * shadow tables FTS5 keeps for it. The diff lists them as "to drop"; nothing else may differ.
+ * Hand-written tables Prisma's schema cannot describe: SQLite's FTS5 search indexes and the
+ * shadow tables FTS5 keeps for them. The diff lists them as "to drop"; nothing else may differ.
  */
-const undescribedTables = /"vehicles_search(_config|_data|_docsize|_idx)?"/;
+const undescribedTables = /"(vehicles_search|vehicle_search_keys)(_config|_data|_docsize|_idx)?"/;
 
 /**
  * `migrate diff --script`, reduced to the statements that matter: an empty result (code 0) when

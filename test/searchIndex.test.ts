@@ -1,8 +1,11 @@
-// SQLite's trigram index for searches (prisma/sqlite/migrations/*_vehicle_search_trigram): a
-// search through it finds exactly the rows a search over the network's rows finds, it is what
-// SQLite really uses, and it follows every write.
+// SQLite's trigram indexes for searches: the network's own keys (prisma/sqlite/migrations/
+// *_vehicle_search_keys) for a needle with three ASCII letters or digits in a row, else the
+// trigrams of all networks (*_vehicle_search_trigram). A search through either finds exactly
+// the rows a search over the network's rows finds, it is what SQLite really uses, and both
+// follow every write.
 import Database from "libsql";
-import { selectVehiclePage, trigramCandidates, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
+import { searchCandidates, selectVehiclePage, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
+import { needleKeysQuery } from "../src/resolvers/searchKeys";
 import { indexableNeedle, planSearch, readRows, type SearchSource } from "../src/resolvers/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
@@ -13,6 +16,7 @@ const describeSqlite = testProvider === "sqlite" ? describe : describe.skip;
 describeSqlite("trigram search index (SQLite)", () => {
   let service: TestService;
   let network: TestNetwork;
+  let otherNetwork: TestNetwork;
   let api: Client;
   beforeAll(async () => {
     service = await startService();
@@ -20,7 +24,8 @@ describeSqlite("trigram search index (SQLite)", () => {
     api = client(service.url, network.apiKey);
     for (const vehicle of awkwardVehicles) expect((await api.post("/vehicles", vehicle)).status).toBe(201);
     // Another network's vehicle with the same text is never found here.
-    const other = client(service.url, (await service.network()).apiKey);
+    otherNetwork = await service.network();
+    const other = client(service.url, otherNetwork.apiKey);
     expect((await other.post("/vehicles", { plate: "B-AB 1234", owner: "Günther Müller" })).status).toBe(201);
   });
   afterAll(() => service.close());
@@ -31,15 +36,16 @@ describeSqlite("trigram search index (SQLite)", () => {
     return page.map((vehicle) => vehicle.plate);
   };
   const askIndex: SearchSource = { kind: "index" };
-  /** The rows (of all networks) the index names, as the plan passes them on. */
+  /** The rows the index names (the network's keys, or trigrams of all networks), as the plan passes them on. */
   const candidates = async (needle: string): Promise<SearchSource> => {
-    const rows = await service.db.read<{ rowid: number }>(trigramCandidates(needle));
+    const rows = await service.db.read<{ rowid: number }>(searchCandidates(network.id, needle));
     return { kind: "candidates", ids: rows.map((row) => Number(row.rowid)) };
   };
 
   test.each([
     ["1234"], ["123"], ["müller"], ["ünt"], ["zoë"], ["ångström"], ["100%"], ["0% s"], ["straße_"], ["e_t"],
     ["back\\sl"], ["ab_"], ["σίσυφος"], ["öl"], ["b-a"], ["-"], ["vapid"], ["stanier"], ["weiß"], ["only in"], ["nothing like it"],
+    ["b-ab 1234"], ["ab 12"], ["r mü"], ["zoë ång"], ["ölfass öz"], ["lfass"], ["sicher"], ["567"], ["k-öl"], ["ß_t"],
     // FTS5 query syntax in a needle is text like any other.
     ['"boss"'], ['ss" k'], ['"'], ["and or"], ["near(x)"], [" *"], ["^de"], ["ab\u0000cd"], ["\u0000bcd"],
   ])("needle %p: the same rows from the index, from its candidates and without it", async (needle) => {
@@ -60,19 +66,37 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(await plates("123", askIndex)).toEqual(["B-AB 1234", "B-CD 5123", "HH-X 1239"]);
   });
 
-  test("SQLite looks the needle up in the index, not in every row of the network", async () => {
-    const filter: VehicleFilter = { networkId: network.id, needle: "1234", trigramIndex: true };
+  test("a needle's keys are its substrings of three ASCII letters or digits, keyed by the network", () => {
+    expect(needleKeysQuery(7, "b-ab 1234")).toBe('"7x123" "7x234"');
+    expect(needleKeysQuery(7, "ölfass 1212")).toBe('"7xlfa" "7xfas" "7xass" "7x121" "7x212"');
+  });
+
+  /** How SQLite runs a page of the needle's search through the index. */
+  function planDetails(needle: string): string {
+    const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
     const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source: askIndex }, "matches");
-    let details: string;
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.
     const connection = new Database(service.databaseUrl.replace(/^file:/, ""), { readonly: true });
     try {
       const plan = connection.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(statement.values) as { detail: string }[];
-      details = plan.map((row) => row.detail).join("\n");
+      return plan.map((row) => row.detail).join("\n");
     } finally {
       connection.close();
     }
+  }
+
+  test("SQLite looks a needle with keys up in the network's keys, and reads only the rows they name", () => {
+    const details = planDetails("1234");
+    expect(details).toMatch(/SCAN vehicle_search_keys VIRTUAL TABLE INDEX/);
+    expect(details).not.toMatch(/vehicles_search/);
+    // Each named row is read by id (the table's key or the network's id index).
+    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?)/);
+    expect(details).not.toMatch(/SCAN vehicles(?!_search)/);
+  });
+
+  test("SQLite looks any other needle up in the trigram index, not in every row of the network", () => {
+    const details = planDetails("k-ö");
     expect(details).toMatch(/SCAN vehicles_search VIRTUAL TABLE INDEX/);
     // The candidates of all networks are looked up in the network's id index, ...
     expect(details).toMatch(/SEARCH vehicles USING COVERING INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?/);
@@ -85,15 +109,19 @@ describeSqlite("trigram search index (SQLite)", () => {
     const plan = async (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
       planSearch(service.db.read, filterOf(needle, trigramIndex), knownMatches, networkVehicles);
     const kind = async (...args: Parameters<typeof plan>) => (await plan(...args)).kind;
-    // "müller" names 3 rows in all networks (2 here, 1 in the other network). 8 vehicles: the
-    // index may name at most 1 row (a quarter of 8 is 2, exclusive).
+    // "müller" has keys, which name the network's 2 rows (not the other network's). 8 vehicles:
+    // the index may name at most 1 row (a quarter of 8 is 2, exclusive).
     expect(await kind("müller", null, 8)).toBe("rows");
     // The first look-up of a needle passes its candidates on; later ones ask the index again.
     const first = await plan("müller", null, 2000);
-    expect(first.kind === "candidates" && first.ids.length).toBe(3);
+    expect(first.kind === "candidates" && first.ids.length).toBe(2);
     expect(await plates("müller", first)).toEqual(["B-AB 1234", "B-CD 5123"]);
     expect(await kind("müller", null, 2000)).toBe("index");
     expect(await kind("müller", null, 8)).toBe("rows");
+    // What a needle's keys name is kept per network: the other network's first look-up fetches its own.
+    const elsewhere = await planSearch(service.db.read, { networkId: otherNetwork.id, needle: "müller", trigramIndex: true }, null, 2000);
+    expect(elsewhere.kind === "candidates" && elsewhere.ids.length).toBe(1);
+    // "zoë" has no keys: the trigram index names its 1 row of all networks.
     expect(await kind("zoë", null, 2000)).toBe("candidates");
     expect(await kind("zoë", null, 8)).toBe("index");
     // A network too small to gain anything, a needle too short, PostgreSQL, many known matches.
@@ -117,12 +145,15 @@ describeSqlite("trigram search index (SQLite)", () => {
         updatedAt: now,
       })),
     });
-    const plan = (needle: string, networkVehicles: number) => planSearch(service.db.read, filterOf(needle), null, networkVehicles);
+    const plan = (needle: string, networkVehicles: number, networkId = crowd.id) =>
+      planSearch(service.db.read, { networkId, needle, trigramIndex: true }, null, networkVehicles);
     // 1,100 candidates: fewer than a quarter of 8,000; not fewer than a quarter of 4,400 (counted
     // past the fetched ones) or of 4,000 (told by the fetched ones alone).
     expect(await plan("krähwinkel", 8000)).toEqual({ kind: "index" });
     expect(await plan("ähwink", 4400)).toEqual(readRows);
     expect(await plan("rähwin", 4000)).toEqual(readRows);
+    // The keys name the crowd's rows only: none in this network.
+    expect(await plan("krähwinkel", 8000, network.id)).toEqual({ kind: "candidates", ids: [] });
     // Through HTTP, with the index: every one of the crowd's vehicles, none of this network's.
     const response = await client(service.url, crowd.apiKey).get("/vehicles?search=krähwinkel&per_page=5");
     expect({ status: response.status, total: response.body.meta.total }).toEqual({ status: 200, total: 1100 });
@@ -139,6 +170,20 @@ describeSqlite("trigram search index (SQLite)", () => {
     await api.delete(`/vehicles/${created.id}`);
     expect(await count("brandt")).toBe(0);
     expect(await count("idx-1")).toBe(0);
+    // The same through the trigram index, for needles without keys.
+    const umlauts = (await api.post("/vehicles", { plate: "IDX-2", owner: "Üß Ö" })).body.data;
+    expect(await count("üß ö")).toBe(1);
+    await api.patch(`/vehicles/${umlauts.id}`, { owner: "Öß Ü" });
+    expect([await count("üß ö"), await count("öß ü")]).toEqual([0, 1]);
+    await api.delete(`/vehicles/${umlauts.id}`);
+    expect(await count("öß ü")).toBe(0);
+    // The keys' index is whole after its rows were told apart by their keys.
+    const connection = new Database(service.databaseUrl.replace(/^file:/, ""));
+    try {
+      connection.prepare(`INSERT INTO vehicle_search_keys(vehicle_search_keys) VALUES ('integrity-check')`).run();
+    } finally {
+      connection.close();
+    }
   });
 
   test("a rare term's list answers through HTTP with its exact total", async () => {

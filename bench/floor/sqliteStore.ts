@@ -9,6 +9,7 @@ import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
 import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
+import { keyedNeedle, needleKeysQuery } from "../../src/resolvers/searchKeys";
 import type { ReadSql } from "../../src/db/adapterReads";
 import { readCacheKib } from "../../src/db/sqliteReads";
 
@@ -93,22 +94,30 @@ export async function openSqliteStore(url: string): Promise<Store> {
         const network = await first(`SELECT "vehicle_count" FROM "networks" WHERE "id" = ?`, [query.networkId]);
         networkVehicles = Number(network?.[0] ?? 0);
       }
+      // A needle with keys asks the network's own keys (vehicle_search_keys), whose rows are the network's.
+      const keyed = needle !== null && keyedNeedle(needle);
       const candidates = (source: SearchSource) =>
         source.kind === "index"
-          ? `SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?`
+          ? keyed
+            ? `SELECT rowid FROM "vehicle_search_keys" WHERE "vehicle_search_keys" MATCH ?`
+            : `SELECT rowid FROM "vehicles_search" WHERE "vehicles_search" MATCH ?`
           : source.kind === "candidates"
             ? `SELECT value FROM json_each(?)`
             : null;
+      const networkCandidates = (among: string) =>
+        keyed ? among : `SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (${among})`;
       const where = (source: SearchSource) => {
         const among = candidates(source);
-        return `"network_id" = ?${among ? ` AND "id" IN (SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (${among}))` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
+        return `"network_id" = ?${among ? ` AND "id" IN (${networkCandidates(among)})` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
       };
+      const candidatesArg = (source: SearchSource) =>
+        source.kind === "candidates" ? JSON.stringify(source.ids) : keyed ? needleKeysQuery(query.networkId, needle!) : ftsPhrase(needle!);
       const args = (source: SearchSource): InValue[] =>
         query.pattern === null
           ? [query.networkId]
           : source.kind === "rows"
             ? [query.networkId, query.pattern]
-            : [query.networkId, query.networkId, source.kind === "candidates" ? JSON.stringify(source.ids) : ftsPhrase(needle!), query.pattern];
+            : [query.networkId, ...(keyed ? [] : [query.networkId]), candidatesArg(source), query.pattern];
       const countSource = needle === null ? readRows : await planSearch(readObjects, filter, null, networkVehicles);
       const count = await run(query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(countSource)}` : countSql(false, () => "?"), args(countSource));
       const total = Number(count.rows[0][0]);

@@ -7,7 +7,7 @@ export interface DerivedData {
   table: string;
   /** Trigger names per provider, as the migrations create them. */
   triggers: { sqlite: string[]; postgresql: string[] };
-  /** Recomputes the derived data from the loaded rows (one statement, or one per provider). */
+  /** Recomputes the derived data from the loaded rows (SQL, or SQL per provider; SQLite's may hold several statements). */
   rebuild: string | Record<"sqlite" | "postgresql", string>;
 }
 
@@ -57,6 +57,17 @@ export const derivedData: DerivedData[] = [
     table: "vehicles",
     triggers: { sqlite: ["vehicles_search_insert", "vehicles_search_delete", "vehicles_search_update"], postgresql: [] },
     rebuild: `INSERT INTO "vehicles_search"("vehicles_search") VALUES ('rebuild')`,
+  },
+  {
+    // prisma/sqlite/migrations/20261123200000_vehicle_search_keys (SQLite only), built as there
+    table: "vehicles",
+    triggers: {
+      sqlite: ["insert", "delete", "update_old", "update_new"].map((op) => `vehicle_search_keys_${op}`),
+      postgresql: [],
+    },
+    rebuild:
+      `INSERT INTO "vehicle_search_keys"(rowid, "keys") SELECT "id", "keys" FROM "vehicle_search_key_lists"; ` +
+      `INSERT INTO "vehicle_search_keys"("vehicle_search_keys") VALUES ('optimize')`,
   },
 ];
 

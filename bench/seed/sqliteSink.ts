@@ -95,7 +95,7 @@ export async function openSqliteSink(url: string): Promise<Sink> {
       let start = performance.now();
       for (const index of droppedIndexes) await client.execute(index.sql);
       for (const trigger of droppedTriggers) await client.execute(trigger.sql);
-      for (const rebuild of rebuilds) await client.execute(rebuild);
+      for (const rebuild of rebuilds) await client.executeMultiple(rebuild);
       const indexSeconds = secondsSince(start);
       start = performance.now();
       await client.execute("ANALYZE");

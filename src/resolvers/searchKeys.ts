@@ -1,17 +1,26 @@
-// The keys a search looks up in PostgreSQL's vehicles_search_keys_idx
-// (prisma/postgresql/migrations/*_vehicle_search_keys): the needle's trigrams of ASCII letters
-// and digits, each keyed by the network. pg_trgm counts those as word characters under every
-// locale, so such a trigram of a needle lies inside a word of any text holding the needle, and
-// is one of that text's keys. Other trigrams are left out: pg_trgm hashes those with a
-// non-ASCII character, which hides whether they hold a word's edge.
+// The keys a search looks up in the network's own trigram index: the needle's substrings of
+// three ASCII letters or digits, each keyed by the network. Every such substring of a needle is
+// one of the keys of any text holding the needle:
+// - PostgreSQL (prisma/postgresql/migrations/*_vehicle_search_keys, vehicles_search_keys_idx):
+//   pg_trgm counts those characters as word characters under every locale, so the trigram lies
+//   inside a word of the text. Other trigrams are left out: pg_trgm hashes those with a
+//   non-ASCII character, which hides whether they hold a word's edge.
+// - SQLite (prisma/sqlite/migrations/*_vehicle_search_keys, vehicle_search_keys): the text's
+//   keys are all its substrings of that kind.
 
-const asciiWordTrigram = /(?=([a-z0-9]{3}))/g;
+const asciiTrigram = /(?=([a-z0-9]{3}))/g;
 
 /** Whether the needle has any key: three ASCII letters or digits in a row. */
 export const keyedNeedle = (needle: string) => /[a-z0-9]{3}/.test(needle);
 
-/** The needle's keys in the network, separated by spaces (which no key holds). */
+const trigramsOf = (needle: string) => new Set(Array.from(needle.matchAll(asciiTrigram), (match) => match[1]));
+
+/** PostgreSQL: the needle's keys in the network ("848:471"), separated by spaces (which no key holds). */
 export function needleKeys(networkId: number, needle: string): string {
-  const trigrams = new Set(Array.from(needle.matchAll(asciiWordTrigram), (match) => match[1]));
-  return Array.from(trigrams, (trigram) => `${networkId}:${trigram}`).join(" ");
+  return Array.from(trigramsOf(needle), (trigram) => `${networkId}:${trigram}`).join(" ");
+}
+
+/** SQLite: an FTS5 query for rows holding all the needle's keys in the network ("848x471"). */
+export function needleKeysQuery(networkId: number, needle: string): string {
+  return Array.from(trigramsOf(needle), (trigram) => `"${networkId}x${trigram}"`).join(" ");
 }

@@ -1,6 +1,8 @@
-// Whether a search on SQLite takes its candidates from the trigram index (vehicles_search) or
-// reads the network's vehicles. The index costs in proportion to the rows of ALL networks it
-// names for the needle (each is looked up in the network's id index), reading costs in
+// Whether a search on SQLite takes its candidates from a trigram index or reads the network's
+// vehicles. A needle with three ASCII letters or digits in a row asks the network's own keys
+// (vehicle_search_keys), which name the network's rows only; any other, vehicles_search, which
+// names the rows of ALL networks (each is then looked up in the network's id index). The index
+// costs in proportion to the rows it names, reading costs in
 // proportion to the network's size (its rows lie scattered among all networks' rows, ~3 us a
 // row read, less when a page fills early). So the index is taken for a needle it can look up
 // whose rows in all networks are few against the network's size, and, once the network's
@@ -9,7 +11,8 @@
 // are. The choice never changes a result: LIKE on the row decides either way.
 import { Prisma } from "../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../db/adapterReads";
-import { trigramCandidates, type VehicleFilter } from "./vehicleQueries";
+import { searchCandidates, type VehicleFilter } from "./vehicleQueries";
+import { keyedNeedle } from "./searchKeys";
 
 /** With more matches than this in the network, a page fills early when the network is read in order. */
 const indexedMatchesMax = 300;
@@ -63,7 +66,8 @@ interface Estimate {
 }
 
 /**
- * Kept per database and needle: an estimate for choosing, so a few rows written since do not
+ * Kept per database and needle (and network, for a needle looked up in the network's keys): an
+ * estimate for choosing, so a few rows written since do not
  * matter, and a term asked again costs no second look-up.
  */
 const estimatesOf = keptPerReadPath(() => new Map<string, Estimate>());
@@ -73,25 +77,30 @@ function remember(estimates: Map<string, Estimate>, needle: string, estimate: Es
   estimates.set(needle, estimate);
 }
 
+/** What an estimate is kept under; search text holds no U+001F (src/resolvers/vehicleInput.ts). */
+const estimateKey = (networkId: number, needle: string) => (keyedNeedle(needle) ? `${networkId}\u001f${needle}` : needle);
+
 /** The index while it names fewer rows than `cap`, else the network's rows. */
-async function sourceByCandidates(read: ReadSql, needle: string, cap: number): Promise<SearchSource> {
+async function sourceByCandidates(read: ReadSql, networkId: number, needle: string, cap: number): Promise<SearchSource> {
   const estimates = estimatesOf(read);
-  const known = estimates.get(needle);
+  const key = estimateKey(networkId, needle);
+  const known = estimates.get(key);
   if (known && (known.exact || known.count >= cap)) return known.count < cap ? askIndex : readRows;
   const fetched = Math.min(cap, fetchedCandidatesMax);
-  const rows = await read<{ rowid: number | string }>(Prisma.sql`${trigramCandidates(needle)} LIMIT ${fetched}`);
+  const candidates = searchCandidates(networkId, needle);
+  const rows = await read<{ rowid: number | string }>(Prisma.sql`${candidates} LIMIT ${fetched}`);
   if (rows.length < fetched) {
-    remember(estimates, needle, { count: rows.length, exact: true });
+    remember(estimates, key, { count: rows.length, exact: true });
     return { kind: "candidates", ids: rows.map((row) => Number(row.rowid)) };
   }
   if (fetched === cap) {
-    remember(estimates, needle, { count: cap, exact: false });
+    remember(estimates, key, { count: cap, exact: false });
     return readRows;
   }
   const [row] = await read<{ count: number | string }>(Prisma.sql`
-    SELECT COUNT(*) AS count FROM (${trigramCandidates(needle)} LIMIT ${cap})`);
+    SELECT COUNT(*) AS count FROM (${candidates} LIMIT ${cap})`);
   const count = Number(row.count);
-  remember(estimates, needle, { count, exact: count < cap });
+  remember(estimates, key, { count, exact: count < cap });
   return count < cap ? askIndex : readRows;
 }
 
@@ -107,12 +116,12 @@ export const indexableNeedle = (needle: string) => [...needle].length >= 3 && !n
  */
 export async function planSearch(
   read: ReadSql,
-  { trigramIndex, needle }: VehicleFilter,
+  { trigramIndex, needle, networkId }: VehicleFilter,
   knownMatches: number | null,
   networkVehicles: number,
 ): Promise<SearchSource> {
   if (!trigramIndex || needle === null || !indexableNeedle(needle)) return readRows;
   if (knownMatches !== null && knownMatches > indexedMatchesMax) return readRows;
   const cap = Math.floor(networkVehicles * candidatesPerNetworkVehicle);
-  return cap > 0 ? sourceByCandidates(read, needle, cap) : readRows;
+  return cap > 0 ? sourceByCandidates(read, networkId, needle, cap) : readRows;
 }
