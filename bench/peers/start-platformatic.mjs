@@ -14,11 +14,11 @@
 // - no `migrations` block: the schema already exists (created by the service's own migrations),
 //   so Platformatic neither applies (autoApply off) nor tracks migrations (no `versions` table);
 // - `_prisma_migrations` (the service's migration bookkeeping) and SQLite's internal
-//   `sqlite_sequence` are ignored, and so are the service's FTS5 search index on SQLite
-//   (`vehicles_search` and its shadow tables, which have no primary key Platformatic could
-//   map), and the service's hour counts of records (`record_hour_counts`, whose primary key
-//   holds a text column, which Platformatic refuses on SQLite); every other table is exposed as
-//   Platformatic generates it;
+//   `sqlite_sequence` are ignored, and so are the service's FTS5 search indexes on SQLite
+//   (`vehicles_search`, `vehicle_search_keys`, their shadow tables and the keys' view, which
+//   have no primary key Platformatic could map), and the service's hour counts of records
+//   (`record_hour_counts`, whose primary key holds a text column, which Platformatic refuses on
+//   SQLite); every other table is exposed as Platformatic generates it;
 //   no plugins, no authorization, no schema lock, no watch;
 // - `--log-level` defaults to "warn": the service logs nothing per request, and Platformatic's
 //   default ("info") logs each request. Pass `--log-level info` to measure that default.
@@ -84,9 +84,13 @@ function fail(message) {
 }
 
 /** SQLite's FTS5 search index (prisma/sqlite/migrations/*_vehicle_search_trigram) and its shadow tables. */
-const sqliteSearchIndexTables = Object.fromEntries(
-  ["", "_data", "_idx", "_docsize", "_config"].map((suffix) => [`vehicles_search${suffix}`, true]),
-);
+const sqliteSearchIndexTables = Object.fromEntries([
+  ...["vehicles_search", "vehicle_search_keys"].flatMap((index) =>
+    ["", "_data", "_idx", "_docsize", "_config"].map((suffix) => [`${index}${suffix}`, true]),
+  ),
+  // The view the keys' triggers read (no primary key either).
+  ["vehicle_search_key_lists", true],
+]);
 
 const { values } = parseArgs({
   options: {
