@@ -3,19 +3,21 @@
 //   npm run bench -- [--database sqlite|postgresql] [--size full|small] [--duration 10] [--connections 10]
 //                    [--postgres-url URL] [--seeded-url URL --keys FILE] [--targets service,floor,platformatic]
 //                    [--only NAME,...] (scenarios whose name contains one of these; all by default)
+//                    [--rounds 4]   (each scenario's time in that many slices per server, alternating order)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { parseFlags, runMain } from "./lib/args";
+import { parseFlags, runMain, UsageError } from "./lib/args";
 import { createDatabase } from "./lib/databases";
 import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
 import { measure, summarize, type LoadSample, type Measurement } from "./load/measure";
 import { watchServers } from "./load/quiet";
+import { measuringOrder } from "./load/rounds";
 import { markdown, type BenchResults } from "./load/report";
 import { scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
@@ -48,11 +50,14 @@ async function main() {
     targets: "string",
     out: "string",
     only: "string",
+    rounds: "integer",
   });
   const database = (flags.database as string) ?? "sqlite";
   const size = (flags.size as string) ?? "full";
   const durationSeconds = (flags.duration as number) ?? 10;
   const connections = (flags.connections as number) ?? 10;
+  const rounds = (flags.rounds as number) ?? 4;
+  if (rounds < 1) throw new UsageError("--rounds must be at least 1");
   const wanted = ((flags.targets as string) ?? "service,floor,platformatic").split(",") as TargetName[];
   const targets = wanted.filter((name) => name !== "platformatic" || platformaticInstalled());
   if (targets.length < wanted.length) console.error("Platformatic is not installed (npm ci in bench/peers): its column stays n/a.");
@@ -76,12 +81,10 @@ async function main() {
   }
   const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
 
-  const run: BenchResults = { database, size, connections, durationSeconds, scenarios: [], results: {}, peakRssMb: {} };
-  // All servers run side by side, idle but one. Each scenario measures them in two halves, one
-  // after another and then in the reverse order (A B C, C B A): a machine whose speed drifts
-  // (shared virtual CPUs) favours none of them, as a steady drift cancels out, and none is
-  // always measured first, on a route it has not run yet. Each run waits until the work left
-  // from the one before (slow searches of the floor and Platformatic) is done.
+  const run: BenchResults = { database, size, connections, durationSeconds, rounds, scenarios: [], results: {}, peakRssMb: {} };
+  // All servers run side by side, idle but one. Each scenario measures them in rounds, one after
+  // another and then in the reverse order (bench/load/rounds.ts). Each run waits until the work
+  // left from the one before (slow searches of the floor and Platformatic) is done.
   const running: RunningTarget[] = [];
   try {
     let port = 4600;
@@ -99,14 +102,12 @@ async function main() {
     for (const scenario of run.scenarios) {
       const measured = running.filter((target) => scenario.requests[target.name]);
       const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
-      for (const order of [measured, [...measured].reverse()]) {
-        for (const target of order) {
-          const taken = samples.get(target.name)!;
-          const firstIndex = taken.reduce((sum, sample) => sum + sample.requests, 0);
-          const options = { connections, durationSeconds: durationSeconds / 2, firstIndex };
-          await quiet.wait();
-          taken.push(await measure(target.url, keys[scenario.network].apiKey, scenario.requests[target.name]!, options));
-        }
+      for (const target of measuringOrder(measured, rounds)) {
+        const taken = samples.get(target.name)!;
+        const firstIndex = taken.reduce((sum, sample) => sum + sample.requests, 0);
+        const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex };
+        await quiet.wait();
+        taken.push(await measure(target.url, keys[scenario.network].apiKey, scenario.requests[target.name]!, options));
       }
       for (const target of measured) {
         const result: Measurement = summarize(samples.get(target.name)!);

@@ -8,6 +8,7 @@ import { temporaryDir, testProvider } from "./support/database";
 import { repoRoot } from "./support/process";
 import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
 import { percentile } from "../bench/load/measure";
+import { measuringOrder } from "../bench/load/rounds";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
 
@@ -17,7 +18,7 @@ sqliteOnly(
     const out = path.join(temporaryDir(), "bench.md");
     await promisify(execFile)(
       "npm",
-      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--targets", "service,floor", "--out", out],
+      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--targets", "service,floor", "--out", out],
       { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024 },
     );
     const report = fs.readFileSync(out, "utf8");
@@ -31,6 +32,7 @@ sqliteOnly(
       expect(cells[5]).toMatch(/^\d+$/);
     }
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
+    expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");
     expect(report).toContain("## Targets (issue 4)");
     // The growth from 2k to the largest network is checked for every scenario measured in both.
     for (const kind of ["create", "dutytime toggle", "statistics/files/total", "GraphQL list page", "get by id"]) {
@@ -56,4 +58,15 @@ test("latency percentiles are nearest-rank, to the hundredth of a millisecond", 
   expect(percentile(latencies, 99)).toBe(2.44);
   expect(percentile([0.4], 99)).toBe(0.4);
   expect(percentile([], 50)).toBe(0);
+});
+
+test("--rounds measures the servers in turn, then in the reverse order, round after round", () => {
+  expect(measuringOrder(["service", "floor", "platformatic"], 4)).toEqual([
+    ...["service", "floor", "platformatic"],
+    ...["platformatic", "floor", "service"],
+    ...["service", "floor", "platformatic"],
+    ...["platformatic", "floor", "service"],
+  ]);
+  expect(measuringOrder(["service", "floor"], 1)).toEqual(["service", "floor"]);
+  expect(measuringOrder(["service"], 3)).toEqual(["service", "service", "service"]);
 });

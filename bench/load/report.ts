@@ -9,6 +9,8 @@ export interface BenchResults {
   size: string;
   connections: number;
   durationSeconds: number;
+  /** Slices per scenario and server, alternating the servers' order (bench/load/rounds.ts). */
+  rounds: number;
   scenarios: Scenario[];
   results: Record<string, Partial<Record<TargetName, Measurement>>>;
   peakRssMb: Partial<Record<TargetName, number>>;
@@ -63,7 +65,7 @@ export function markdown(run: BenchResults): string {
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
     `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}; ` +
-      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in two halves, in turn and then in the reverse order.`,
+      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order.`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",
