@@ -72,9 +72,9 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
 
   /** How SQLite runs a page of the needle's search through the index. */
-  function planDetails(needle: string): string {
+  function planDetails(needle: string, source: SearchSource = askIndex): string {
     const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
-    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source: askIndex }, "matches");
+    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source }, source === askIndex ? "matches" : "none");
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.
     const connection = new Database(service.databaseUrl.replace(/^file:/, ""), { readonly: true });
@@ -91,17 +91,24 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(details).toMatch(/SCAN vehicle_search_keys VIRTUAL TABLE INDEX/);
     expect(details).not.toMatch(/vehicles_search/);
     // Each named row is read by id (the table's key or the network's id index).
-    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?)/);
+    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_search_text_idx \(network_id=\? AND id=\?)/);
     expect(details).not.toMatch(/SCAN vehicles(?!_search)/);
+  });
+
+  test("SQLite reads a common term's page in the network's id index, which holds the search text LIKE is tested on", () => {
+    // In id order through (network_id, id, search_text): SQLite tests LIKE on the index's copy
+    // of the text and reads only matching rows from the table.
+    const details = planDetails("müller", readRows);
+    expect(details).toMatch(/^SEARCH vehicles USING INDEX vehicles_network_id_id_search_text_idx \(network_id=\?\)$/);
   });
 
   test("SQLite looks any other needle up in the trigram index, not in every row of the network", () => {
     const details = planDetails("k-ö");
     expect(details).toMatch(/SCAN vehicles_search VIRTUAL TABLE INDEX/);
     // The candidates of all networks are looked up in the network's id index, ...
-    expect(details).toMatch(/SEARCH vehicles USING COVERING INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?/);
+    expect(details).toMatch(/SEARCH vehicles USING COVERING INDEX vehicles_network_id_id_search_text_idx \(network_id=\? AND id=\?/);
     // ... and only the network's own rows are read, by id (the table's key or that index).
-    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_idx \(network_id=\? AND id=\?)/);
+    expect(details).toMatch(/SEARCH vehicles USING (INTEGER PRIMARY KEY \(rowid=\?\)|INDEX vehicles_network_id_id_search_text_idx \(network_id=\? AND id=\?)/);
     expect(details).not.toMatch(/SCAN vehicles(?!_search)/);
   });
 

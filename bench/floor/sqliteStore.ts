@@ -105,7 +105,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
             ? `SELECT value FROM json_each(?)`
             : null;
       const networkCandidates = (among: string) =>
-        keyed ? among : `SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_idx" WHERE "network_id" = ? AND "id" IN (${among})`;
+        keyed ? among : `SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_search_text_idx" WHERE "network_id" = ? AND "id" IN (${among})`;
       const where = (source: SearchSource) => {
         const among = candidates(source);
         return `"network_id" = ?${among ? ` AND "id" IN (${networkCandidates(among)})` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;

@@ -94,7 +94,7 @@ export const searchCandidates = (networkId: number, needle: string) =>
  */
 function networkCandidates(networkId: number, needle: string, candidates: Prisma.Sql): Prisma.Sql {
   if (keyedNeedle(needle)) return candidates;
-  return Prisma.sql`SELECT id FROM vehicles INDEXED BY vehicles_network_id_id_idx WHERE network_id = ${networkId} AND id IN (${candidates})`;
+  return Prisma.sql`SELECT id FROM vehicles INDEXED BY vehicles_network_id_id_search_text_idx WHERE network_id = ${networkId} AND id IN (${candidates})`;
 }
 
 function candidatesOf(networkId: number, needle: string, source: SearchSource): Prisma.Sql | null {
