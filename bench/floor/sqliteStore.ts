@@ -8,7 +8,7 @@ import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
-import { ftsPhrase } from "../../src/resolvers/vehicleQueries";
+import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/resolvers/vehicleQueries";
 import { keyedNeedle, needleKeysQuery } from "../../src/resolvers/searchKeys";
 import type { ReadSql } from "../../src/db/adapterReads";
 import { readCacheKib } from "../../src/db/sqliteReads";
@@ -105,7 +105,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
             ? `SELECT value FROM json_each(?)`
             : null;
       const networkCandidates = (among: string) =>
-        keyed ? among : `SELECT "id" FROM "vehicles" INDEXED BY "vehicles_network_id_id_search_text_idx" WHERE "network_id" = ? AND "id" IN (${among})`;
+        keyed ? among : `SELECT "id" FROM "vehicles" INDEXED BY "${sqliteNetworkIdIndex}" WHERE "network_id" = ? AND "id" IN (${among})`;
       const where = (source: SearchSource) => {
         const among = candidates(source);
         return `"network_id" = ?${among ? ` AND "id" IN (${networkCandidates(among)})` : ""}${query.pattern !== null ? ` AND "search_text" LIKE ?` : ""}`;
