@@ -53,7 +53,6 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   const instant = (date: Date) => date.toISOString();
 
   return {
-    keepsKeys: true,
     async keyOwner(hash) {
       const { rows } = await run(
         `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = $1`,

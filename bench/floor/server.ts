@@ -1,5 +1,5 @@
 // node:http server of the floor: route by method and path, authenticate as the service does
-// (X-API-Key or Bearer, SHA-256 looked up on every request), run the handler, write JSON.
+// (X-API-Key or Bearer, SHA-256 looked up once), run the handler, write JSON.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { apiKeyFromHeaders, hashApiKey, looksLikeApiKey } from "../../src/resolvers/apiKeys";
 import { handlers, type Handler } from "./handlers";
@@ -16,9 +16,9 @@ interface Route {
 const apiKey = (req: IncomingMessage) => apiKeyFromHeaders((name) => (req.headers[name] as string | undefined) ?? null);
 
 /**
- * Keys admitted before, by hash, where the service keeps them: on PostgreSQL, while the database
- * announces key changes (src/resolvers/admittedKeys.ts). Nothing changes keys during a bench
- * run, so the floor keeps them for the run. On SQLite both look every key up.
+ * Keys admitted before, by hash, as the service keeps them: on PostgreSQL while the database
+ * announces key changes, on SQLite until the next commit (src/resolvers/admittedKeys.ts).
+ * Nothing changes keys during a bench run, so the floor keeps them for the run, writes or not.
  */
 const admitted = new Map<string, KeyOwner>();
 
@@ -28,7 +28,7 @@ async function authenticate(store: Store, req: IncomingMessage): Promise<KeyOwne
   const hash = hashApiKey(key);
   const owner = admitted.get(hash) ?? (await store.keyOwner(hash));
   if (!owner || (owner.expiresAt && owner.expiresAt <= new Date())) return null;
-  if (store.keepsKeys) admitted.set(hash, owner);
+  admitted.set(hash, owner);
   return owner;
 }
 

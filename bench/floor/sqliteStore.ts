@@ -70,7 +70,6 @@ export async function openSqliteStore(url: string): Promise<Store> {
   const readObjects: ReadSql = Object.assign(readAll, { first: async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0] });
 
   return {
-    keepsKeys: false,
     async keyOwner(hash) {
       const row = await first(
         `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = ?`,

@@ -84,8 +84,6 @@ export interface ActiveUserJson {
 }
 
 export interface Store {
-  /** Whether admitted keys are kept instead of looked up on every request (as the service does). */
-  keepsKeys: boolean;
   keyOwner(hash: string): Promise<KeyOwner | null>;
   listVehicles(query: ListQuery): Promise<{ total: number; rows: VehicleJson[] }>;
   findVehicle(networkId: number, id: number): Promise<StoredVehicle | null>;

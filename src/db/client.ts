@@ -11,6 +11,7 @@ import { postgresReads } from "./postgresReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
 import { openSqliteReads } from "./sqliteReads";
 import { keyChangesOf, type KeyChanges } from "./keyChanges";
+import { sqliteCommitsOf } from "./sqliteCommits";
 
 export type Prisma = PrismaClient;
 
@@ -24,8 +25,11 @@ export interface Database {
   read: ReadSql;
   /** Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
   write: WriteSql;
-  /** Announced changes to API keys and networks (PostgreSQL; src/db/keyChanges.ts), else null. */
-  keyChanges: KeyChanges | null;
+  /**
+   * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
+   * and networks (src/db/keyChanges.ts), SQLite shows every commit (src/db/sqliteCommits.ts).
+   */
+  keyChanges: KeyChanges;
   provider: DatabaseProvider;
   url: string;
   close(): Promise<void>;
@@ -57,9 +61,11 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
   const prisma = new PrismaClient({ adapter: factory });
   await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   const reads = openSqliteReads(file);
+  const keyChanges = sqliteCommitsOf(file);
   const close = async () => {
+    await keyChanges.close();
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), keyChanges: null, provider, url, close };
+  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), keyChanges, provider, url, close };
 }

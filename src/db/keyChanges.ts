@@ -19,7 +19,8 @@ export interface KeyChanges {
   /**
    * A number that changes with every announced change and every time listening starts or stops;
    * null while not listening (then nothing may be kept). Equal numbers at two moments: nothing
-   * about keys or networks changed between them, as far as committed transactions go.
+   * about keys or networks changed between them, as far as committed transactions go. (On
+   * SQLite, src/db/sqliteCommits.ts, it changes with every commit.)
    */
   epoch(): number | null;
   close(): Promise<void>;
