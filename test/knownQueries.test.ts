@@ -1,12 +1,10 @@
-// Known GraphQL queries answered without Yoga's pipeline (src/server/knownQueries.ts): every
-// answer equals, byte for byte and header for header, the one Yoga's pipeline gives alone, and
-// only valid query operations take the shortcut.
-import { createYoga } from "graphql-yoga";
-// The server adapter hands the app requests of @whatwg-node/fetch, not node's own.
-import { Request } from "@whatwg-node/fetch";
+// Known GraphQL queries answered without a fetch Request and Yoga's pipeline
+// (src/server/knownQueries.ts, src/server/app.ts): every answer equals, byte for byte and header
+// for header, the one Yoga's pipeline gives alone, in the app and over HTTP; only valid query
+// operations take the shortcut, and a request is admitted (and rate-limited) once either way.
 import { schema } from "../src/schema";
-import { createGraphqlServer } from "../src/server/graphql";
-import { answerKnownQueries, jsonMediaTypeFor } from "../src/server/knownQueries";
+import { createApp, type App } from "../src/server/app";
+import { jsonMediaTypeFor, knownQueries } from "../src/server/knownQueries";
 import type { Context } from "../src/context";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
@@ -21,21 +19,17 @@ beforeAll(async () => {
 });
 afterAll(() => service.close());
 
-const scope = () => ({ network: { id: network.id, name: network.name, identifierType: network.identifierType } });
-
 interface Sent {
   body: string;
   headers?: Record<string, string>;
   method?: string;
 }
 
-async function answer(server: ReturnType<typeof createGraphqlServer>, sent: Sent) {
-  const request = new Request("http://service/graphql", {
-    method: sent.method ?? "POST",
-    headers: { "Content-Type": "application/json", ...sent.headers },
-    body: sent.body,
-  });
-  const response = await server.handle(request, scope());
+const sentHeaders = (sent: Sent) => ({ "Content-Type": "application/json", "X-API-Key": network.apiKey, ...sent.headers });
+
+async function answer(app: App, sent: Sent) {
+  const request = new Request("http://service/graphql", { method: sent.method ?? "POST", headers: sentHeaders(sent), body: sent.body });
+  const response = await app.fetch(request);
   return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
 }
 
@@ -77,8 +71,8 @@ const cases: [string, Sent][] = [
 ];
 
 describe("answers equal Yoga's own", () => {
-  const withShortcut = () => createGraphqlServer(schema, service.db, service.clock.now);
-  const yogaAlone = () => createGraphqlServer(schema, service.db, service.clock.now, { knownQueries: false });
+  const withShortcut = () => createApp({ db: service.db, now: service.clock.now });
+  const yogaAlone = () => createApp({ db: service.db, now: service.clock.now, knownQueries: false });
 
   test.each(cases)("%s", async (_name, sent) => {
     const [shortcut, yoga] = [withShortcut(), yogaAlone()];
@@ -86,6 +80,22 @@ describe("answers equal Yoga's own", () => {
     for (let run = 0; run < 3; run++) {
       const [fast, plain] = [await answer(shortcut, sent), await answer(yoga, sent)];
       expect(fast).toEqual(plain);
+    }
+  });
+
+  test.each(cases)("over HTTP: %s", async (_name, sent) => {
+    const yoga = yogaAlone();
+    for (let run = 0; run < 3; run++) {
+      const response = await fetch(`${service.url}/graphql`, { method: sent.method ?? "POST", headers: sentHeaders(sent), body: sent.body });
+      const plain = await answer(yoga, sent);
+      const body = await response.text();
+      expect({ status: response.status, type: response.headers.get("content-type"), body }).toEqual({
+        status: plain.status,
+        type: new Headers(plain.headers).get("content-type"),
+        body: plain.body,
+      });
+      // JSON goes out with its length (streamed media types are Yoga's, chunked).
+      if (response.headers.get("content-type")?.includes("json")) expect(Number(response.headers.get("content-length"))).toBe(Buffer.byteLength(body));
     }
   });
 
@@ -102,58 +112,67 @@ describe("answers equal Yoga's own", () => {
     const { body } = await answer(withShortcut(), { body: JSON.stringify({ query: "{ vehicles(search: \"KQ-M\") { meta { total } } }" }) });
     expect(JSON.parse(body).data.vehicles.meta.total).toBe(1);
   });
+
+  test("a refused key, and a body over the limit, are answered as Yoga's path answers them", async () => {
+    const sent = { body: JSON.stringify({ query: "{ network { name } }" }) };
+    for (const headers of [{ "X-API-Key": "vrd_unknown" }, {}]) {
+      const request = () => new Request("http://service/graphql", { method: "POST", headers: { ...sentHeaders(sent), ...headers }, body: sent.body });
+      const [fast, plain] = [await withShortcut().fetch(request()), await yogaAlone().fetch(request())];
+      expect({ status: fast.status, body: await fast.text() }).toEqual({ status: plain.status, body: await plain.text() });
+    }
+    const large = { body: JSON.stringify({ query: "{ network { name } }", variables: { pad: "x".repeat(1024 * 1024) } }) };
+    const [fast, plain] = [await answer(withShortcut(), large), await answer(yogaAlone(), large)];
+    expect(fast.status).toBe(413);
+    expect(fast).toEqual(plain);
+  });
 });
 
 describe("which requests take the shortcut", () => {
-  /** A Yoga with the plugin, counting the operations Yoga's own pipeline executes. */
-  function countingYoga() {
-    const counts = { yogaExecutions: 0 };
-    const yoga = createYoga<Record<string, unknown>, Context>({
-      schema,
-      logging: false,
-      plugins: [
-        answerKnownQueries(schema, (): Context => ({ db: service.db, network: scope().network, now: service.clock.now })),
-        { onExecute: () => void counts.yogaExecutions++ },
-      ],
-      context: (): Context => ({ db: service.db, network: scope().network, now: service.clock.now }),
-    });
-    const post = async (body: unknown, headers: Record<string, string> = {}) => {
-      const response = await yoga.fetch("http://service/graphql", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", ...headers },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      const isJson = response.headers.get("content-type")?.startsWith("application/json");
-      return { status: response.status, body: (isJson ? JSON.parse(text) : text) as { data?: unknown; errors?: unknown[] } };
-    };
-    return { counts, post };
-  }
+  const queries = knownQueries(schema);
+  const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType }, now: service.clock.now });
+  const header = (headers: Record<string, string>) => (name: string) => headers[name] ?? null;
+  const json = header({ "content-type": "application/json" });
+  const recognized = (body: unknown, headers: (name: string) => string | null = json, method = "POST") =>
+    queries.recognize(method, headers, JSON.stringify(body));
 
-  test("a valid query is answered without Yoga's execution, again and again", async () => {
-    const { counts, post } = countingYoga();
+  test("a valid query is recognized and answered, again and again", async () => {
     for (let run = 0; run < 3; run++) {
-      const { status, body } = await post({ query: "{ network { name } }" });
-      expect({ status, body }).toEqual({ status: 200, body: { data: { network: { name: network.name } } } });
+      const known = recognized({ query: "{ network { name } }" });
+      expect(known).not.toBeNull();
+      const reply = await queries.answer(known!, context());
+      expect(reply && { status: reply.status, body: JSON.parse(reply.body!) }).toEqual({ status: 200, body: { data: { network: { name: network.name } } } });
     }
-    expect(counts.yogaExecutions).toBe(0);
   });
 
-  test("a query whose result has errors is run again by Yoga, which answers it", async () => {
-    const { counts, post } = countingYoga();
-    const { body } = await post({ query: "{ vehicle(id: 999999) { id } }" });
-    expect(body.errors).toHaveLength(1);
-    expect(counts.yogaExecutions).toBe(1);
+  test("a query whose result has errors is left to Yoga", async () => {
+    const known = recognized({ query: "{ vehicle(id: 999999) { id } }" });
+    expect(known).not.toBeNull();
+    expect(await queries.answer(known!, context())).toBeNull();
   });
 
-  test("mutations, invalid documents and streamed media types go to Yoga", async () => {
-    const { counts, post } = countingYoga();
-    await post({ query: "mutation { deleteVehicle(id: 999999) { id } }" });
-    expect(counts.yogaExecutions).toBe(1);
-    await post({ query: "{ network { nope } }" });
-    expect(counts.yogaExecutions).toBe(1); // refused by validation, before execution
-    await post({ query: "{ network { name } }" }, { Accept: "text/event-stream" });
-    expect(counts.yogaExecutions).toBe(2);
+  test("mutations, invalid documents, other methods and media types are not recognized", () => {
+    expect(recognized({ query: "mutation { deleteVehicle(id: 999999) { id } }" })).toBeNull();
+    expect(recognized({ query: "{ network { nope } }" })).toBeNull();
+    expect(recognized({ query: "{ network { name } }" }, header({ "content-type": "application/json", accept: "text/event-stream" }))).toBeNull();
+    expect(recognized({ query: "{ network { name } }" }, header({ "content-type": "text/plain" }))).toBeNull();
+    expect(recognized({ query: "{ network { name } }" }, json, "PUT")).toBeNull();
+    expect(recognized({ query: "{ network { name } }" })).not.toBeNull();
+  });
+
+  test("over HTTP, a query with errors counts once against the key's rate limit", async () => {
+    const limited = await startService({ rateLimit: { perMinute: 4 } });
+    try {
+      const own = await limited.network();
+      const api = client(limited.url, own.apiKey);
+      for (let i = 0; i < 4; i++) {
+        const { status, body } = await api.graphql("{ vehicle(id: 999999) { id } }");
+        expect(status).toBe(200);
+        expect(body.errors).toHaveLength(1);
+      }
+      expect((await api.graphql("{ network { name } }")).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -73,11 +73,13 @@ function fieldNodesAt(args: ExecutionArgs, path: ReadonlyArray<string | number>)
 /**
  * graphql-jit's field errors carry locations but no AST nodes, and Yoga rebuilds every error
  * from its nodes: without them the locations would be lost. Give them the nodes graphql-js
- * would have given.
+ * would have given, and the result graphql-js's order of keys (errors first), so an answer is
+ * the same text whichever engine ran it.
  */
-function withFieldNodes(args: ExecutionArgs, result: ExecutionResult): ExecutionResult {
-  if (!result.errors?.some((error) => error.path && !error.nodes)) return result;
-  const errors = result.errors.map((error) =>
+function likeGraphqlJs(args: ExecutionArgs, result: ExecutionResult): ExecutionResult {
+  if (!result.errors) return result;
+  const { errors: found, data, ...rest } = result;
+  const errors = found.map((error) =>
     error.path && !error.nodes
       ? new GraphQLError(error.message, {
           nodes: fieldNodesAt(args, error.path),
@@ -87,7 +89,7 @@ function withFieldNodes(args: ExecutionArgs, result: ExecutionResult): Execution
         })
       : error,
   );
-  return { ...result, errors };
+  return { errors, data, ...rest };
 }
 
 /** A drop-in for graphql-js `execute`. */
@@ -97,5 +99,5 @@ export function compiledExecute(args: ExecutionArgs): ExecutionResult | Promise<
   const result = query.query(args.rootValue, args.contextValue, args.variableValues ?? {}) as
     | ExecutionResult
     | Promise<ExecutionResult>;
-  return result instanceof Promise ? result.then((done) => withFieldNodes(args, done)) : withFieldNodes(args, result);
+  return result instanceof Promise ? result.then((done) => likeGraphqlJs(args, done)) : likeGraphqlJs(args, result);
 }

@@ -9,7 +9,6 @@ import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
 import { compiledExecute } from "./compiledExecute";
-import { answerKnownQueries } from "./knownQueries";
 
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
@@ -88,8 +87,6 @@ export function createGraphqlServer(
   schema: GraphQLSchema,
   db: Database,
   now: () => Date,
-  /** knownQueries: false leaves every request to Yoga's pipeline (tests compare both ways). */
-  { knownQueries = true }: { knownQueries?: boolean } = {},
 ) {
   const contextOf = ({ network }: ServerContext): Context => ({ db, network, now });
   const options: YogaServerOptions<ServerContext, Context> = {
@@ -102,7 +99,7 @@ export function createGraphqlServer(
     // own limit would pipe every body through a web TransformStream.
     maxRequestBodySize: false,
     logging: false,
-    plugins: [...(knownQueries ? [answerKnownQueries(schema, contextOf)] : []), compiledExecution, codeVariableErrors],
+    plugins: [compiledExecution, codeVariableErrors],
     context: contextOf,
     maskedErrors: {
       isDev: false,
@@ -118,6 +115,8 @@ export function createGraphqlServer(
   };
   const yoga = new YogaServer<ServerContext, Context>(options);
   return {
+    /** The context of a network's operations, as Yoga builds it. */
+    contextOf: (network: NetworkScope): Context => contextOf({ network }),
     /** Runs the GraphQL request (GET or POST) of a network. */
     handle: (request: Request, context: ServerContext): Promise<Response> =>
       Promise.resolve(yoga.handle(request, { ...context, waitUntil: leaveRunning })),

@@ -5,7 +5,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { App } from "./app";
 import { readBodyFirst } from "./requestBodies";
 import { sendResponse } from "./sendResponse";
-import { incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
+import { fetchRequestOf, incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
 import { logInternalError } from "../publicError";
 
 export interface RunningServer {
@@ -16,11 +16,18 @@ export interface RunningServer {
 export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
   const adapter = createServerAdapter((request: Request) => app.fetch(request));
 
-  /** REST paths are answered from node's request as it is; GraphQL and the rest through fetch. */
+  /**
+   * REST paths and known GraphQL queries are answered from node's request as it is; other
+   * GraphQL requests and the public endpoints through fetch.
+   */
   async function answer(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
     const incoming = incomingOfNodeRequest(request);
     if (!incoming) return writeReply(invalidUrl(), response);
     if (app.isRestPath(incoming.pathname)) return writeReply(await app.rest(incoming), response);
+    if (incoming.pathname === "/graphql") {
+      const reply = await app.knownQuery(incoming, (body) => fetchRequestOf(request, incoming, body));
+      if (reply) return writeReply(reply, response);
+    }
     return sendResponse(await adapter.handleNodeRequestAndResponse(request, response), response, request);
   }
 

@@ -1,12 +1,13 @@
-// A Yoga plugin that answers the everyday GraphQL request, a dashboard's query POSTed as JSON
-// again and again, from documents it has parsed and validated before, without Yoga's
-// per-request pipeline (request parsers, envelop's hooks, result processors: about a third of
-// a list query's CPU). Everything else goes through Yoga unchanged: other methods and media
-// types, mutations, new or invalid documents, and every result with errors, which Yoga
-// answers by running the query again (queries change nothing) to give its own error response.
-// A test compares the answers of both ways byte for byte.
+// The everyday GraphQL request, a dashboard's query POSTed as JSON again and again, answered
+// from documents parsed and validated before, straight from node's request as REST requests
+// are (src/server/app.ts): without a fetch Request and Response and Yoga's per-request
+// pipeline (request parsers, envelop's hooks, result processors), which cost about half of a
+// list query's CPU. Everything else goes to Yoga unchanged: other methods and media types,
+// mutations, new or invalid documents, and every result with errors, which Yoga answers by
+// running the query again (queries change nothing) to give its own error response. A test
+// compares the answers of both ways byte for byte.
 import { getOperationAST, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import type { Reply } from "../rest/responses";
 import { compiledExecute } from "./compiledExecute";
 
 /** Documents longer than this are left to Yoga's own cache: the known ones stay small. */
@@ -82,7 +83,6 @@ export function jsonMediaTypeFor(accept: string | null): string | null {
   return regular ? chosen : null;
 }
 
-/** Yoga's test for a JSON body: the first of the listed content types, parameters allowed. */
 /** Clients send a few distinct Accept headers, each over and over: the choice is kept per header. */
 const mediaTypeByAccept = new Map<string | null, string | null>();
 const maxAcceptHeaders = 100;
@@ -96,18 +96,20 @@ function keptMediaTypeFor(accept: string | null): string | null {
   return mediaType;
 }
 
+/** Yoga's test for a JSON body: the first of the listed content types, parameters allowed. */
 function isJsonBody(contentType: string | null): boolean {
   const first = contentType?.split(",")[0];
   return first === "application/json" || !!first?.startsWith("application/json;");
 }
 
-/**
- * @param contextOf the context Yoga would build for the request (the server's own factory).
- */
-export function answerKnownQueries<ServerContext extends Record<string, unknown>, Context>(
-  schema: GraphQLSchema,
-  contextOf: (serverContext: ServerContext) => Context,
-): Plugin<Record<string, unknown>, ServerContext> {
+/** A request this process can answer without Yoga: its parameters, document and media type. */
+export interface KnownQuery {
+  params: GraphqlParams;
+  document: DocumentNode;
+  mediaType: string;
+}
+
+export function knownQueries(schema: GraphQLSchema) {
   /** Valid query documents by their text; null for a text that is no valid query. */
   const documents = new Map<string, DocumentNode | null>();
 
@@ -128,30 +130,33 @@ export function answerKnownQueries<ServerContext extends Record<string, unknown>
   }
 
   return {
-    onRequestParse({ request, requestParser, serverContext, setRequestParser, endResponse, fetchAPI }) {
-      if (request.method !== "POST" || !isJsonBody(request.headers.get("content-type")) || !requestParser) return;
-      const mediaType = keptMediaTypeFor(request.headers.get("accept"));
-      if (!mediaType) return;
-      return request.text().then(async (body) => {
-        const params = body.length <= maxQueryLength ? paramsOf(body) : null;
-        const document = params && validQuery(params);
-        if (params && document) {
-          const result = await compiledExecute({
-            schema,
-            document,
-            contextValue: contextOf(serverContext),
-            variableValues: params.variables ?? undefined,
-            operationName: params.operationName ?? undefined,
-          });
-          if (!result.errors && !result.extensions) {
-            const headers = { "Content-Type": `${mediaType}; charset=utf-8` };
-            return endResponse(new fetchAPI.Response(JSON.stringify(result), { status: 200, headers }));
-          }
-        }
-        // Yoga takes over with the body already read, from its own parser on.
-        const unread = new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, body });
-        setRequestParser(() => requestParser(unread));
+    /**
+     * A POST with a JSON body of a valid query that Yoga would answer as plain JSON; null for
+     * anything else (other methods and media types, mutations, new or invalid documents).
+     * @param header a request header by its lower-case name
+     */
+    recognize(method: string, header: (name: string) => string | null, body: string): KnownQuery | null {
+      if (method !== "POST" || !isJsonBody(header("content-type"))) return null;
+      const mediaType = keptMediaTypeFor(header("accept"));
+      if (!mediaType) return null;
+      const params = body.length <= maxQueryLength ? paramsOf(body) : null;
+      const document = params && validQuery(params);
+      return params && document ? { params, document, mediaType } : null;
+    },
+
+    /** The answer to a known query; null when its result has errors (Yoga answers those). */
+    async answer({ params, document, mediaType }: KnownQuery, contextValue: unknown): Promise<Reply | null> {
+      const result = await compiledExecute({
+        schema,
+        document,
+        contextValue,
+        variableValues: params.variables ?? undefined,
+        operationName: params.operationName ?? undefined,
       });
+      if (result.errors || result.extensions) return null;
+      return { status: 200, headers: { "Content-Type": `${mediaType}; charset=utf-8` }, body: JSON.stringify(result) };
     },
   };
 }
+
+export type KnownQueries = ReturnType<typeof knownQueries>;

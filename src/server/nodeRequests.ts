@@ -1,5 +1,6 @@
-// REST requests straight from node's request to the app's plain replies and back, without the
-// fetch Request, Headers and Response objects of the server adapter (src/rest/incoming.ts).
+// REST requests and known GraphQL queries straight from node's request to the app's plain
+// replies and back, without the fetch Request, Headers and Response objects of the server
+// adapter (src/rest/incoming.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { IncomingRest } from "../rest/incoming";
 import { maxBodyBytes } from "../rest/requestBody";
@@ -60,6 +61,15 @@ export function incomingOfNodeRequest(request: NodeRequestWithBody): IncomingRes
       return request.body?.toString("utf8") ?? "";
     },
   };
+}
+
+/** node's request as a fetch Request with its body, for Yoga (src/server/app.ts `knownQuery`). */
+export function fetchRequestOf(request: IncomingMessage, incoming: IncomingRest, body: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
+  }
+  return new Request(incoming.url(), { method: incoming.method, headers, body });
 }
 
 export const invalidUrl = () => errorJson(400, "The request's path and Host header do not make a valid URL.");
