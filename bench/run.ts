@@ -104,10 +104,13 @@ async function main() {
       const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
       for (const target of measuringOrder(measured, rounds)) {
         const taken = samples.get(target.name)!;
-        const firstIndex = taken.reduce((sum, sample) => sum + sample.requests, 0);
-        const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex };
+        const request = scenario.requests[target.name]!;
+        const firstIndex = taken.reduce((sum, sample) => sum + sample.issued, 0);
+        // Each slice sends at most its share of the distinct requests.
+        const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
+        const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
         await quiet.wait();
-        taken.push(await measure(target.url, keys[scenario.network].apiKey, scenario.requests[target.name]!, options));
+        taken.push(await measure(target.url, keys[scenario.network].apiKey, request, options));
       }
       for (const target of measured) {
         const result: Measurement = summarize(samples.get(target.name)!);

@@ -7,7 +7,9 @@ import { promisify } from "node:util";
 import { temporaryDir, testProvider } from "./support/database";
 import { repoRoot } from "./support/process";
 import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
-import { percentile } from "../bench/load/measure";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { measure, percentile } from "../bench/load/measure";
 import { measuringOrder } from "../bench/load/rounds";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
@@ -69,4 +71,30 @@ test("--rounds measures the servers in turn, then in the reverse order, round af
   ]);
   expect(measuringOrder(["service", "floor"], 1)).toEqual(["service", "floor"]);
   expect(measuringOrder(["service"], 3)).toEqual(["service", "service", "service"]);
+});
+
+test("a run with maxRequests stops once it has sent them, and the next run numbers on from there", async () => {
+  const paths: string[] = [];
+  const server = http.createServer((request, response) => {
+    paths.push(request.url ?? "");
+    response.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const request = { method: "GET" as const, path: (i: number) => `/term/${i}` };
+    const first = await measure(url, "key", request, { connections: 2, durationSeconds: 20, maxRequests: 40 });
+    // Far sooner than its 20 s.
+    expect(first.seconds).toBeLessThan(10);
+    expect(first.issued).toBe(40);
+    expect(first.requests).toBe(40);
+    const second = await measure(url, "key", request, { connections: 2, durationSeconds: 20, firstIndex: first.issued, maxRequests: 40 });
+    expect(second.issued).toBe(40);
+    expect(paths).toHaveLength(80);
+    // No path was asked twice across both runs.
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths).toContain(`/term/${first.issued}`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });

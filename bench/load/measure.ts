@@ -14,6 +14,8 @@ export interface Measurement {
 /** What one load run saw; several runs of one server and scenario make one Measurement. */
 export interface LoadSample {
   requests: number;
+  /** Requests sent, answered or not (the next run of the scenario numbers on from these). */
+  issued: number;
   seconds: number;
   /** Each 2xx answer's time, in ms. */
   latencies: number[];
@@ -22,15 +24,17 @@ export interface LoadSample {
 
 /**
  * One load run. `firstIndex` numbers its requests on from an earlier run's (plates and new
- * search terms go on where that run stopped).
+ * search terms go on where that run stopped). The run ends after its duration, or once it has
+ * had `maxRequests` answered.
  */
 export async function measure(
   baseUrl: string,
   apiKey: string,
   request: LoadRequest,
-  options: { connections: number; durationSeconds: number; firstIndex?: number },
+  options: { connections: number; durationSeconds: number; firstIndex?: number; maxRequests?: number },
 ): Promise<LoadSample> {
-  let counter = options.firstIndex ?? 0;
+  const firstIndex = options.firstIndex ?? 0;
+  let counter = firstIndex;
   // autocannon's own percentiles are whole milliseconds (its histogram records integers): a p50
   // of 1 or 2 ms would say little about growth. Each answer's time comes with its response event.
   const latencies: number[] = [];
@@ -39,6 +43,7 @@ export async function measure(
     url: baseUrl,
     connections: options.connections,
     duration: options.durationSeconds,
+    ...(options.maxRequests === undefined ? {} : { maxOverallRequests: options.maxRequests }),
     headers,
     requests: [
       {
@@ -63,6 +68,7 @@ export async function measure(
   });
   return {
     requests: result.requests.total,
+    issued: counter - firstIndex,
     seconds: result.duration,
     latencies,
     failures: result.non2xx + result.errors + result.timeouts,

@@ -1,7 +1,7 @@
 // The results as a markdown table, with the issue's targets checked against them.
 import os from "node:os";
 import type { Measurement } from "./measure";
-import type { Scenario } from "./scenarios";
+import { newTerms, type Scenario } from "./scenarios";
 import type { TargetName } from "./targets";
 
 export interface BenchResults {
@@ -65,7 +65,7 @@ export function markdown(run: BenchResults): string {
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
     `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}; ` +
-      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order.`,
+      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast).`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",

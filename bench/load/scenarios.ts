@@ -10,6 +10,11 @@ export interface LoadRequest {
   body?: (i: number) => unknown;
   /** A GraphQL body is POSTed as it is. */
   graphql?: boolean;
+  /**
+   * How many requests differ before `path(i)` repeats one (a new search term each request): a
+   * server is sent no more of them in a scenario, so that none is a repeat.
+   */
+  distinct?: number;
 }
 
 export interface Scenario {
@@ -30,7 +35,8 @@ const vehicleFields = "id plate carType car owner generalInspection comment colo
 const pick = <T>(list: T[], i: number) => list[i % list.length];
 const get = (path: (i: number) => string): LoadRequest => ({ method: "GET", path });
 /** The i-th of 9,000 four-digit terms, in an order that does not repeat for 9,000 requests. */
-const newTerm = (i: number) => String(1000 + ((i * 7919) % 9000));
+export const newTerms = 9000;
+const newTerm = (i: number) => String(1000 + ((i * 7919) % newTerms));
 
 function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string): Scenario[] {
   const network: BenchNetworkKey = fixture.keys[role];
@@ -64,9 +70,9 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
       name: `search, new term each request (${label})`,
       network: role,
       requests: {
-        service: get((i) => `/vehicles?search=${newTerm(i)}`),
-        floor: get((i) => `/vehicles?search=${newTerm(i)}`),
-        platformatic: get((i) => peerList(`&where.searchText.like=%25${newTerm(i)}%25&orderby.id=asc`)),
+        service: { ...get((i) => `/vehicles?search=${newTerm(i)}`), distinct: newTerms },
+        floor: { ...get((i) => `/vehicles?search=${newTerm(i)}`), distinct: newTerms },
+        platformatic: { ...get((i) => peerList(`&where.searchText.like=%25${newTerm(i)}%25&orderby.id=asc`)), distinct: newTerms },
       },
     },
     {
