@@ -12,6 +12,8 @@ import { client, type Client } from "./support/http";
 import { awkwardVehicles } from "./support/searchVehicles";
 
 const describeSqlite = testProvider === "sqlite" ? describe : describe.skip;
+/** The first page of 15, in id order (the list's default). */
+const firstPage = { pageEnd: 15, idOrder: true };
 
 describeSqlite("trigram search index (SQLite)", () => {
   let service: TestService;
@@ -57,7 +59,7 @@ describeSqlite("trigram search index (SQLite)", () => {
       expect(await plates(escaped, await candidates(escaped))).toEqual(withoutIndex);
     } else {
       // The plan never takes the index for a needle it cannot look up (short, or with NUL).
-      expect(await planSearch(service.db.read, filterOf(escaped), null, 2000)).toEqual(readRows);
+      expect(await planSearch(service.db.read, filterOf(escaped), null, 2000, firstPage)).toEqual(readRows);
     }
   });
 
@@ -114,7 +116,7 @@ describeSqlite("trigram search index (SQLite)", () => {
 
   test("the index is taken for needles it names few rows for, against the network's size", async () => {
     const plan = async (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
-      planSearch(service.db.read, filterOf(needle, trigramIndex), knownMatches, networkVehicles);
+      planSearch(service.db.read, filterOf(needle, trigramIndex), knownMatches, networkVehicles, firstPage);
     const kind = async (...args: Parameters<typeof plan>) => (await plan(...args)).kind;
     // "müller" has keys, which name the network's 2 rows (not the other network's). 8 vehicles:
     // the index may name at most 1 row (a quarter of 8 is 2, exclusive).
@@ -126,7 +128,7 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(await kind("müller", null, 2000)).toBe("index");
     expect(await kind("müller", null, 8)).toBe("rows");
     // What a needle's keys name is kept per network: the other network's first look-up fetches its own.
-    const elsewhere = await planSearch(service.db.read, { networkId: otherNetwork.id, needle: "müller", trigramIndex: true }, null, 2000);
+    const elsewhere = await planSearch(service.db.read, { networkId: otherNetwork.id, needle: "müller", trigramIndex: true }, null, 2000, firstPage);
     expect(elsewhere.kind === "candidates" && elsewhere.ids.length).toBe(1);
     // "zoë" has no keys: the trigram index names its 1 row of all networks.
     expect(await kind("zoë", null, 2000)).toBe("candidates");
@@ -136,8 +138,15 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(await kind("zo", null, 2000)).toBe("rows");
     expect(await kind("zo\u0000ë", null, 2000)).toBe("rows");
     expect(await kind("zoë", null, 2000, false)).toBe("rows");
-    expect(await kind("zoë", 301, 2000)).toBe("rows");
-    expect(await kind("zoë", 300, 2000)).toBe("index");
+    // Known matches: the index while reading in order until the page is full costs more.
+    expect(await kind("zoë", 25, 2000)).toBe("rows");
+    expect(await kind("zoë", 20, 2000)).toBe("index");
+    expect(await kind("zoë", 400, 200_000)).toBe("rows");
+    expect(await kind("zoë", 300, 200_000)).toBe("index");
+    // A later page needs more entries read in order; another order reads a row per entry.
+    const planned = (page: { pageEnd: number; idOrder: boolean }) => planSearch(service.db.read, filterOf("zoë", true), 25, 2000, page);
+    expect((await planned({ pageEnd: 150, idOrder: true })).kind).toBe("index");
+    expect((await planned({ pageEnd: 15, idOrder: false })).kind).toBe("index");
   });
 
   test("a needle with more candidates than the plan fetches is counted, and the index still taken while few", async () => {
@@ -153,7 +162,7 @@ describeSqlite("trigram search index (SQLite)", () => {
       })),
     });
     const plan = (needle: string, networkVehicles: number, networkId = crowd.id) =>
-      planSearch(service.db.read, { networkId, needle, trigramIndex: true }, null, networkVehicles);
+      planSearch(service.db.read, { networkId, needle, trigramIndex: true }, null, networkVehicles, firstPage);
     // 1,100 candidates: fewer than a quarter of 8,000; not fewer than a quarter of 4,400 (counted
     // past the fetched ones) or of 4,000 (told by the fetched ones alone).
     expect(await plan("krähwinkel", 8000)).toEqual({ kind: "index" });

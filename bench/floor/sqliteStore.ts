@@ -117,16 +117,17 @@ export async function openSqliteStore(url: string): Promise<Store> {
           : source.kind === "rows"
             ? [query.networkId, query.pattern]
             : [query.networkId, ...(keyed ? [] : [query.networkId]), candidatesArg(source), query.pattern];
-      const countSource = needle === null ? readRows : await planSearch(readObjects, filter, null, networkVehicles);
+      const page = { pageEnd: query.offset + query.limit, idOrder: query.sortField === null };
+      const countSource = needle === null ? readRows : await planSearch(readObjects, filter, null, networkVehicles, page);
       const count = await run(query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(countSource)}` : countSql(false, () => "?"), args(countSource));
       const total = Number(count.rows[0][0]);
-      const pageSource = needle === null ? readRows : await planSearch(readObjects, filter, total, networkVehicles);
-      const page = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(pageSource)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`, [
+      const pageSource = needle === null ? readRows : await planSearch(readObjects, filter, total, networkVehicles, page);
+      const rows = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(pageSource)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`, [
         ...args(pageSource),
         query.limit,
         query.offset,
       ]);
-      return { total, rows: page.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
+      return { total, rows: rows.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
     },
 
     async findVehicle(networkId, id) {

@@ -83,10 +83,11 @@ function checkListArgs(args: VehicleListArgs) {
 }
 
 /** Where a search's page comes from, planned for the database at hand. */
-function sourceOf(ctx: Context, filter: VehicleFilter, knownMatches: number | null, networkVehicles: number, pageEnd: number) {
+function sourceOf(ctx: Context, filter: VehicleFilter, knownMatches: number | null, networkVehicles: number, page: Omit<PageRequest, "source">) {
+  const pageEnd = page.offset + page.limit;
   return ctx.db.provider === "postgresql"
     ? planPostgresSearch(filter.needle, knownMatches, networkVehicles, pageEnd)
-    : planSearch(ctx.db.read, filter, knownMatches, networkVehicles);
+    : planSearch(ctx.db.read, filter, knownMatches, networkVehicles, { pageEnd, idOrder: page.order === null });
 }
 
 /** A page of the list and the total it belongs to. */
@@ -112,7 +113,7 @@ async function pageInOneRead(ctx: Context, filter: VehicleFilter, page: Omit<Pag
   const guess = guessedSearchTotal(ctx.db.read, { ...filter, needle: filter.needle });
   // A page past the last match is answered below without reading rows.
   if (!guess || page.offset >= guess.total) return null;
-  const source = await sourceOf(ctx, filter, guess.total, guess.state.vehicles, page.offset + page.limit);
+  const source = await sourceOf(ctx, filter, guess.total, guess.state.vehicles, page);
   const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source });
   return state?.version === guess.state.version ? { data, total: guess.total } : null;
 }
@@ -120,16 +121,15 @@ async function pageInOneRead(ctx: Context, filter: VehicleFilter, page: Omit<Pag
 /** The total looked up first (kept, or counted with the page), then the page. */
 async function totalThenPage(ctx: Context, filter: VehicleFilter, page: Omit<PageRequest, "source">): Promise<PageAndTotal> {
   const known = await knownVehicleTotal(ctx.db.read, filter);
-  const pageEnd = page.offset + page.limit;
   if (known.total === null) {
     const searched = { ...filter, needle: filter.needle! };
-    const source = await sourceOf(ctx, filter, null, known.networkVehicles, pageEnd);
+    const source = await sourceOf(ctx, filter, null, known.networkVehicles, page);
     return selectSearchPageCounting(ctx.db.read, searched, { ...page, source }, known.version);
   }
   // A page past the last match needs no look at the rows: a search for a rare or absent term
   // would otherwise scan the whole network.
   if (page.offset >= known.total) return { data: [], total: known.total };
-  const source = await sourceOf(ctx, filter, known.total, known.networkVehicles, pageEnd);
+  const source = await sourceOf(ctx, filter, known.total, known.networkVehicles, page);
   return { data: await selectVehiclePage(ctx.db.read, filter, { ...page, source }), total: known.total };
 }
 
