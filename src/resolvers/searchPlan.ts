@@ -27,7 +27,7 @@ const indexLookupUs = 65;
 const indexMatchUs = 2;
 
 /**
- * Whether a page of a needle with `matches` (known) is read for less in order than through the
+ * What a page of a needle with `matches` (known) costs, in us, read in order and through the
  * index: in order, one entry in networkVehicles / matches is a match, and the page needs
  * `pageEnd` of them. A common name in a network of 2,000 (154 matches): ~120 us in order, ~190
  * us through its keys; in 200,000 the two meet at ~340 matches.
@@ -39,6 +39,7 @@ export function readInOrderCosts(matches: number, networkVehicles: number, pageE
     index: indexLookupUs + matches * indexMatchUs,
   };
 }
+
 /**
  * The index is taken while it names fewer rows than this share of the network's size: a new
  * plate number (~200 rows in 2,000,000) takes the index in a network of 2,000 (~1 ms instead of
