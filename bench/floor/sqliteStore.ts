@@ -122,12 +122,12 @@ export async function openSqliteStore(url: string): Promise<Store> {
       const count = await run(query.pattern !== null ? `SELECT COUNT(*) FROM "vehicles" WHERE ${where(countSource)}` : countSql(false, () => "?"), args(countSource));
       const total = Number(count.rows[0][0]);
       const pageSource = needle === null ? readRows : await planSearch(readObjects, filter, total, networkVehicles, page);
-      const rows = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(pageSource)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`, [
+      const found = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${where(pageSource)} ORDER BY ${orderBy(query)} LIMIT ? OFFSET ?`, [
         ...args(pageSource),
         query.limit,
         query.offset,
       ]);
-      return { total, rows: rows.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
+      return { total, rows: found.rows.map((row) => vehicleJson(row as VehicleRow, fromSqlite)) };
     },
 
     async findVehicle(networkId, id) {

@@ -37,6 +37,8 @@ const get = (path: (i: number) => string): LoadRequest => ({ method: "GET", path
 /** The i-th of 9,000 four-digit terms, in an order that does not repeat for 9,000 requests. */
 export const newTerms = 9000;
 const newTerm = (i: number) => String(1000 + ((i * 7919) % newTerms));
+/** A GET with a new term in each request's path: never more requests than terms. */
+const getNewTerms = (path: (term: string) => string): LoadRequest => ({ ...get((i) => path(newTerm(i))), distinct: newTerms });
 
 function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string): Scenario[] {
   const network: BenchNetworkKey = fixture.keys[role];
@@ -70,9 +72,9 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
       name: `search, new term each request (${label})`,
       network: role,
       requests: {
-        service: { ...get((i) => `/vehicles?search=${newTerm(i)}`), distinct: newTerms },
-        floor: { ...get((i) => `/vehicles?search=${newTerm(i)}`), distinct: newTerms },
-        platformatic: { ...get((i) => peerList(`&where.searchText.like=%25${newTerm(i)}%25&orderby.id=asc`)), distinct: newTerms },
+        service: getNewTerms((term) => `/vehicles?search=${term}`),
+        floor: getNewTerms((term) => `/vehicles?search=${term}`),
+        platformatic: getNewTerms((term) => peerList(`&where.searchText.like=%25${term}%25&orderby.id=asc`)),
       },
     },
     {

@@ -32,7 +32,7 @@ const indexMatchUs = 2;
  * `pageEnd` of them. A common name in a network of 2,000 (154 matches): ~120 us in order, ~190
  * us through its keys; in 200,000 the two meet at ~340 matches.
  */
-export function readInOrderCosts(matches: number, networkVehicles: number, pageEnd: number, idOrder: boolean): { inOrder: number; index: number } {
+function readInOrderCosts(matches: number, networkVehicles: number, pageEnd: number, idOrder: boolean): { inOrder: number; index: number } {
   const entries = Math.min(networkVehicles, (pageEnd * networkVehicles) / Math.max(matches, 1));
   return {
     inOrder: entries * (idOrder ? entryInIdOrderUs : entryInOtherOrderUs),
