@@ -5,7 +5,7 @@ import { Prisma } from "../src/generated/prisma/client";
 import { defaultPoolSettings } from "../src/config/database";
 import { openDatabase, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { planIsStable } from "../src/db/preparingPool";
+import { PreparingPool, planIsStable } from "../src/db/preparingPool";
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
 
 describe("which statements keep their plan", () => {
@@ -18,6 +18,21 @@ describe("which statements keep their plan", () => {
   test("a LIKE search and the gathering of a term's matches are planned with their values", () => {
     expect(planIsStable("SELECT id FROM vehicles WHERE network_id = $1 AND search_text LIKE $2")).toBe(false);
     expect(planIsStable("WITH found AS MATERIALIZED (SELECT id FROM vehicles WHERE x like $1) SELECT * FROM found")).toBe(false);
+  });
+});
+
+describe("the names a pool keeps", () => {
+  test("a stable text keeps one name, its own; a LIKE search none", async () => {
+    // A pool connects only when it runs a statement: none runs here.
+    const pool = new PreparingPool({});
+    const page = "SELECT id FROM vehicles WHERE network_id = $1 ORDER BY id LIMIT $2";
+    const byId = "SELECT id FROM vehicles WHERE id = $1";
+    const name = pool.keep(page);
+    expect(name).toMatch(/^vrd_\d+$/);
+    expect(pool.keep(page)).toBe(name);
+    expect(pool.keep(byId)).not.toBe(name);
+    expect(pool.keep("SELECT id FROM vehicles WHERE search_text LIKE $1")).toBeUndefined();
+    await pool.end();
   });
 });
 

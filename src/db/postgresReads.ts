@@ -34,9 +34,9 @@ const argument = (value: unknown) => (value instanceof Date ? value.toISOString(
 export function postgresReads(pool: PreparingPool): ReadSql {
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const text = query.text;
-    pool.keep(text);
+    const name = pool.keep(text);
     // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
-    const result: pg.QueryArrayResult = await pool.query({ text, values: query.values.map(argument), rowMode: "array", types });
+    const result: pg.QueryArrayResult = await pool.query({ name, text, values: query.values.map(argument), rowMode: "array", types });
     const names = result.fields.map((field) => field.name);
     return result.rows.map((values) => {
       const row: Record<string, unknown> = {};

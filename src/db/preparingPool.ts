@@ -23,11 +23,19 @@ type QueryConfigWithName = pg.QueryConfig & { name?: string };
 export class PreparingPool extends pg.Pool {
   private readonly names = new Map<string, string>();
 
-  /** Runs `text` as a named statement from now on, if its plan is stable and room is left. */
-  keep(text: string): void {
-    if (this.names.has(text) || this.names.size >= maxNamedStatements || !planIsStable(text)) return;
+  /**
+   * Runs `text` as a named statement from now on, if its plan is stable and room is left; the
+   * name it runs under (undefined: unnamed). A caller that passes the name in its config skips
+   * the copy `query` makes to add it: pg copies every config again (its property descriptors),
+   * which costs ~2 us more for a config made by spreading (~3 us of a get by id's ~60 us).
+   */
+  keep(text: string): string | undefined {
+    const name = this.names.get(text);
+    if (name !== undefined || this.names.size >= maxNamedStatements || !planIsStable(text)) return name;
     // Never reused for another text: a connection refuses a name it prepared with other SQL.
-    this.names.set(text, `vrd_${this.names.size + 1}`);
+    const added = `vrd_${this.names.size + 1}`;
+    this.names.set(text, added);
+    return added;
   }
 
   // pg's overloads (callback or promise, config or text) all pass through; only a config
