@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain, UsageError } from "./lib/args";
-import { createDatabase } from "./lib/databases";
+import { createDatabase, serverSettings } from "./lib/databases";
 import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
@@ -81,7 +81,8 @@ async function main() {
   }
   const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
 
-  const run: BenchResults = { database, size, connections, durationSeconds, rounds, scenarios: [], results: {}, peakRssMb: {} };
+  const server = await serverSettings(databaseUrl);
+  const run: BenchResults = { database, size, connections, durationSeconds, rounds, server, scenarios: [], results: {}, peakRssMb: {} };
   // All servers run side by side, idle but one. Each scenario measures them in rounds, one after
   // another and then in the reverse order (bench/load/rounds.ts). Each run waits until the work
   // left from the one before (slow searches of the floor and Platformatic) is done.

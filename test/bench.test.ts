@@ -4,7 +4,8 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import { temporaryDir, testProvider } from "./support/database";
+import { freshDatabase, temporaryDir, testProvider } from "./support/database";
+import { serverSettings } from "../bench/lib/databases";
 import { repoRoot } from "./support/process";
 import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
 import http from "node:http";
@@ -43,6 +44,21 @@ sqliteOnly(
   },
   240_000,
 );
+
+const postgresOnly = testProvider === "postgresql" ? test : test.skip;
+
+postgresOnly("the results name the PostgreSQL server's version and memory settings", async () => {
+  const fresh = await freshDatabase("postgresql");
+  try {
+    expect(await serverSettings(fresh.url)).toMatch(/^PostgreSQL \d+(\.\d+)?, shared_buffers \d+[kMG]B, huge_pages (on|off|try)$/);
+  } finally {
+    await fresh.drop();
+  }
+});
+
+test("a SQLite database has no server settings to name", async () => {
+  expect(await serverSettings("file:bench.db")).toBeNull();
+});
 
 test("--only picks the scenarios whose name contains one of its parts", () => {
   const named = (name: string): Scenario => ({ name, network: "largest", requests: {} });

@@ -34,7 +34,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     // The service's pool settings (src/db/postgres.ts).
     connectionTimeoutMillis: 5000,
     statement_timeout: 10_000,
-    idleTimeoutMillis: 30_000,
+    idleTimeoutMillis: 0,
     keepAlive: true,
     // random_page_cost as the service's (src/db/postgres.ts).
     options: "-c random_page_cost=1.1",

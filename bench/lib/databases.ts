@@ -19,14 +19,29 @@ function withDatabase(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-async function onServer(serverUrl: string, sql: string): Promise<void> {
+async function onServer<Row extends object = object>(serverUrl: string, sql: string): Promise<Row[]> {
   const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query<Row>(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The PostgreSQL server's version and the settings that decide how much of the data set it
+ * holds in its own memory, for the results' header; null for SQLite. On this machine's virtual
+ * CPUs the first touch of a page of memory is dear, and a server whose shared buffers are not
+ * in huge pages pays it per connection and buffer (README, Benchmarks).
+ */
+export async function serverSettings(databaseUrl: string): Promise<string | null> {
+  if (!databaseUrl.startsWith("postgres")) return null;
+  const [row] = await onServer<{ version: string; shared_buffers: string; huge_pages: string }>(
+    databaseUrl,
+    "SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS shared_buffers, current_setting('huge_pages') AS huge_pages",
+  );
+  return `PostgreSQL ${row.version.split(" ")[0]}, shared_buffers ${row.shared_buffers}, huge_pages ${row.huge_pages}`;
 }
 
 /** A new empty database: SQLite when `postgresServerUrl` is null, else a bench_* database there. */
@@ -42,6 +57,6 @@ export async function createDatabase(postgresServerUrl: string | null, template?
   await onServer(postgresServerUrl, `CREATE DATABASE "${name}"${from}`);
   return {
     url: withDatabase(postgresServerUrl, name),
-    drop: () => onServer(postgresServerUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    drop: async () => void (await onServer(postgresServerUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)),
   };
 }

@@ -12,7 +12,11 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
     max: settings.size,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
-    idleTimeoutMillis: 30_000,
+    // Connections stay open while the process runs (at most `size`): with an idle timeout,
+    // pg-pool sets a timer at every release and clears it at the next checkout, ~4 us of a get
+    // by id's ~85 us of CPU in-process. A connection the server drops while idle is removed
+    // (keepAlive, and the pool's error listener in openPostgres).
+    idleTimeoutMillis: 0,
     // A connection dropped by the server (restart, failover) is replaced, not reused.
     keepAlive: true,
     // The default (4) prices a random page read for spinning disks, so the planner reads a
