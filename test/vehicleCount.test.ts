@@ -223,4 +223,35 @@ describePostgres("a page and its total in one statement", () => {
     expect((await statementsOf(search)).statements).toHaveLength(1);
     expect((await search()).data.map((vehicle) => vehicle.plate)).toEqual(["GUESS-0", "GUESS-1"]);
   });
+
+  test("a term not searched before is counted with its page and the network's version in one statement, and kept at that version", async () => {
+    const network = await service.network();
+    const api = client(service.url, network.apiKey);
+    for (let i = 0; i < 3; i++) expect((await api.post("/vehicles", { plate: `NEW-${i}`, owner: "Fresh Lindqvist" })).status).toBe(201);
+    // Written without the service (as by another process): the version moves.
+    await service.db.prisma.vehicle.create({
+      data: { networkId: network.id, plate: "NEW-X", owner: "Lindqvist", searchText: "new-x fresh lindqvist", createdAt: new Date(), updatedAt: new Date() },
+    });
+    const { ctx, statementsOf } = countingContext(network);
+    const search = (page = 1) => listVehicles(ctx, { search: "fresh lindqvist", perPage: 2, page });
+    const first = await statementsOf(() => search());
+    expect(first.statements).toHaveLength(1);
+    expect(first.statements[0]).toMatch(/COUNT\(\*\) OVER/);
+    expect(first.result.meta).toMatchObject({ total: 4, lastPage: 2, from: 1, to: 2 });
+    expect(first.result.data.map((vehicle) => vehicle.plate)).toEqual(["NEW-0", "NEW-1"]);
+    // Kept at the version that statement read: the next page is one statement too.
+    const second = await statementsOf(() => search(2));
+    expect(second.statements).toHaveLength(1);
+    expect(second.statements[0]).not.toMatch(/COUNT\(\*\) OVER/);
+    expect(second.result.data.map((vehicle) => vehicle.plate)).toEqual(["NEW-2", "NEW-X"]);
+    // No match: a total of 0 from the one statement, and nothing kept to key it by.
+    const none = await statementsOf(() => listVehicles(ctx, { search: "nobody by that name" }));
+    expect(none.statements).toHaveLength(1);
+    expect(none.result.meta).toMatchObject({ total: 0, lastPage: 1, from: null, to: null });
+    expect(none.result.data).toEqual([]);
+    // A new term's page past its last match carries no count: counted the long way.
+    const past = await statementsOf(() => listVehicles(ctx, { search: "new-", perPage: 2, page: 5 }));
+    expect(past.result.meta).toMatchObject({ total: 4, from: null });
+    expect(past.statements.length).toBeGreaterThan(1);
+  });
 });

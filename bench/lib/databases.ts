@@ -33,7 +33,7 @@ async function onServer<Row extends object = object>(serverUrl: string, sql: str
  * The PostgreSQL server's version and the settings that decide how much of the data set it
  * holds in its own memory, for the results' header; null for SQLite. On this machine's virtual
  * CPUs the first touch of a page of memory is dear, and a server whose shared buffers are not
- * in huge pages pays it per connection and buffer (README, Benchmarks).
+ * in huge pages pays it per connection and buffer (README, PostgreSQL).
  */
 export async function serverSettings(databaseUrl: string): Promise<string | null> {
   if (!databaseUrl.startsWith("postgres")) return null;

@@ -159,13 +159,17 @@ export type PageExtra =
   /** The number of all matches (a window count over them). */
   | "matches"
   /** The network's kept vehicle count and vehicle_version, from the page's own snapshot. */
-  | "networkState";
+  | "networkState"
+  /** Both: the matches counted in the snapshot whose network state the rows carry. */
+  | "matchesAndState";
 
 function extraColumns(filter: VehicleFilter, extra: PageExtra): Prisma.Sql {
-  if (extra === "matches") return Prisma.raw(", COUNT(*) OVER () AS matches");
+  const matches = Prisma.raw(", COUNT(*) OVER () AS matches");
+  if (extra === "matches") return matches;
   if (extra === "none") return Prisma.empty;
   const network = (column: string) => Prisma.sql`(SELECT ${Prisma.raw(column)} FROM networks WHERE id = ${filter.networkId})`;
-  return Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network("vehicle_version")} AS network_version`;
+  const state = Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network("vehicle_version")} AS network_version`;
+  return extra === "networkState" ? state : Prisma.sql`${matches}${state}`;
 }
 
 /** The statement reading a page, its rows with `extra`. */
@@ -281,6 +285,30 @@ export async function selectSearchPageCounting(
   let total = rows.length > 0 ? Number(rows[0].matches) : 0;
   // A page past the last match has no row to carry the count.
   if (rows.length === 0 && page.offset > 0) total = await countMatches(read, filter, page.source);
+  searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
+  return { data: rows.map(vehicleOf), total };
+}
+
+/**
+ * A page of a search whose total is not kept, its number of matches and the network's state, all
+ * from one statement (one snapshot): the total is kept at the version it was counted in.
+ * PostgreSQL: a new term's first page takes one round trip instead of two. An empty first page
+ * means no match (a total of 0, not kept: no row carries the version); an empty later page is
+ * null, as no row carries the count (the caller then counts the long way).
+ */
+export async function selectSearchPageCountingWithState(
+  read: ReadSql,
+  filter: VehicleFilter & { needle: string },
+  page: PageRequest,
+): Promise<{ data: Vehicle[]; total: number } | null> {
+  const rows = await read<VehicleRow & { matches: number | string; network_total: number | string; network_version: number | string }>(
+    vehiclePageSql(filter, page, "matchesAndState"),
+  );
+  if (rows.length === 0) return page.offset === 0 ? { data: [], total: 0 } : null;
+  const [first] = rows;
+  const total = Number(first.matches);
+  const version = String(first.network_version);
+  seenStatesOf(read).see(filter.networkId, { vehicles: Number(first.network_total), version });
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
 }

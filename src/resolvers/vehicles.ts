@@ -7,6 +7,7 @@ import {
   guessedSearchTotal,
   knownVehicleTotal,
   selectSearchPageCounting,
+  selectSearchPageCountingWithState,
   selectVehicle,
   selectVehiclePage,
   selectVehiclePageWithState,
@@ -110,11 +111,18 @@ async function pageInOneRead(ctx: Context, filter: VehicleFilter, page: Omit<Pag
     const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source: readRows });
     return state ? { data, total: state.vehicles } : null;
   }
-  const guess = guessedSearchTotal(ctx.db.read, { ...filter, needle: filter.needle });
+  const searched = { ...filter, needle: filter.needle };
+  const guess = guessedSearchTotal(ctx.db.read, searched);
+  if (!guess) {
+    // Not kept (a new term, or the network changed): counted with the page. The plan gathers the
+    // matches whatever the network's size while they are counted.
+    const source = planPostgresSearch(filter.needle, null, 0, page.offset + page.limit);
+    return selectSearchPageCountingWithState(ctx.db.read, searched, { ...page, source });
+  }
   // A page past the last match is answered below without reading rows.
-  if (!guess || page.offset >= guess.total) return null;
+  if (page.offset >= guess.total) return null;
   const source = await sourceOf(ctx, filter, guess.total, guess.state.vehicles, page);
-  const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source });
+  const { data, state } = await selectVehiclePageWithState(ctx.db.read, searched, { ...page, source });
   return state?.version === guess.state.version ? { data, total: guess.total } : null;
 }
 
