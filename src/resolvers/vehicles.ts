@@ -100,8 +100,9 @@ interface PageAndTotal {
 /**
  * The page and its total in one statement where the network's state tells the total: without a
  * search, its kept vehicle count; with one, a total kept at the version the network was last
- * seen in, confirmed by the version the page was read at. Null when that does not work out (an
- * empty page carries no state; the network changed since): the caller looks the total up first.
+ * seen in, confirmed by the version the page was read at, or, when none is kept, the matches
+ * counted by the page's statement. Null when that does not work out (an empty page carries no
+ * state; the network changed since): the caller looks the total up first.
  * PostgreSQL only, where it saves a round trip: SQLite has none to save, and its page with the
  * state's columns on every row cost more than a page and a count (~10% of a list's CPU).
  */
