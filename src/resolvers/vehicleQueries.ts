@@ -208,9 +208,14 @@ export async function selectVehiclePageWithState(
     vehiclePageSql(filter, page, "networkState"),
   );
   if (rows.length === 0) return { data: [], state: null };
-  const state = { vehicles: Number(rows[0].network_total), version: String(rows[0].network_version) };
-  seenStatesOf(read).see(filter.networkId, state);
-  return { data: rows.map(vehicleOf), state };
+  return { data: rows.map(vehicleOf), state: seenState(read, filter.networkId, rows[0]) };
+}
+
+/** The network's state a page's row carries, remembered as the one it was last seen in. */
+function seenState(read: ReadSql, networkId: number, row: { network_total: number | string; network_version: number | string }): NetworkState {
+  const state = { vehicles: Number(row.network_total), version: String(row.network_version) };
+  seenStatesOf(read).see(networkId, state);
+  return state;
 }
 
 /** The state each network was last seen in, per read path: the guess a search starts from. */
@@ -305,10 +310,8 @@ export async function selectSearchPageCountingWithState(
     vehiclePageSql(filter, page, "matchesAndState"),
   );
   if (rows.length === 0) return page.offset === 0 ? { data: [], total: 0 } : null;
-  const [first] = rows;
-  const total = Number(first.matches);
-  const version = String(first.network_version);
-  seenStatesOf(read).see(filter.networkId, { vehicles: Number(first.network_total), version });
+  const total = Number(rows[0].matches);
+  const { version } = seenState(read, filter.networkId, rows[0]);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: rows.map(vehicleOf), total };
 }
