@@ -4,6 +4,8 @@
 //                    [--postgres-url URL] [--seeded-url URL --keys FILE] [--targets service,floor,platformatic]
 //                    [--only NAME,...] (scenarios whose name contains one of these; all by default)
 //                    [--rounds 4]   (each scenario's time in that many slices per server, alternating order)
+//                    [--warmup S]   (seconds of unmeasured load per server before each scenario; default
+//                                    one slice, at most 2; 0 for none)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
 import fs from "node:fs";
@@ -51,6 +53,7 @@ async function main() {
     out: "string",
     only: "string",
     rounds: "integer",
+    warmup: "number",
   });
   const database = (flags.database as string) ?? "sqlite";
   const size = (flags.size as string) ?? "full";
@@ -58,6 +61,8 @@ async function main() {
   const connections = (flags.connections as number) ?? 10;
   const rounds = (flags.rounds as number) ?? 4;
   if (rounds < 1) throw new UsageError("--rounds must be at least 1");
+  const warmupSeconds = (flags.warmup as number) ?? Math.min(2, durationSeconds / rounds);
+  if (warmupSeconds < 0) throw new UsageError("--warmup must not be negative");
   const wanted = ((flags.targets as string) ?? "service,floor,platformatic").split(",") as TargetName[];
   const targets = wanted.filter((name) => name !== "platformatic" || platformaticInstalled());
   if (targets.length < wanted.length) console.error("Platformatic is not installed (npm ci in bench/peers): its column stays n/a.");
@@ -82,7 +87,7 @@ async function main() {
   const keys = JSON.parse(fs.readFileSync(keysFile, "utf8")) as BenchKeys;
 
   const server = await serverSettings(databaseUrl);
-  const run: BenchResults = { database, size, connections, durationSeconds, rounds, server, scenarios: [], results: {}, peakRssMb: {} };
+  const run: BenchResults = { database, size, connections, durationSeconds, rounds, warmupSeconds, server, scenarios: [], results: {}, peakRssMb: {} };
   // All servers run side by side, idle but one. Each scenario measures them in rounds, one after
   // another and then in the reverse order (bench/load/rounds.ts). Each run waits until the work
   // left from the one before (slow searches of the floor and Platformatic) is done.
@@ -91,17 +96,24 @@ async function main() {
     let port = 4600;
     for (const name of targets) running.push(await startTarget(name, databaseUrl, port++));
     run.scenarios = scenariosNamed(allScenarios(await fixtureOf(running[0].url, keys)), flags.only as string | undefined);
-    // Warm-up, so the JIT and caches are in the same state for every server.
-    for (const target of running) {
-      const warm = run.scenarios[0].requests[target.name];
-      if (warm) await measure(target.url, keys.largest.apiKey, warm, { connections, durationSeconds: Math.min(2, durationSeconds) });
-    }
     const quiet = await watchServers(
       running.map((target) => target.pid),
       databaseUrl.startsWith("postgres") ? databaseUrl : null,
     );
     for (const scenario of run.scenarios) {
       const measured = running.filter((target) => scenario.requests[target.name]);
+      // Warm-up on the scenario's own requests, so the JIT has compiled each server's code for
+      // them before the first slice: the service's path through GraphQL took ~5 s of load to
+      // reach its speed (a get by id's first 2.5 s slice cost ~15% more CPU per request than
+      // its later ones), the floor's few functions a fraction of a second. A scenario of
+      // distinct requests is not warmed (its requests would be repeats when measured); the
+      // scenario before it runs the same code.
+      for (const target of warmupSeconds > 0 ? measured : []) {
+        const request = scenario.requests[target.name]!;
+        if (request.distinct) continue;
+        // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
+        await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds: warmupSeconds });
+      }
       const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
       for (const target of measuringOrder(measured, rounds)) {
         const taken = samples.get(target.name)!;

@@ -21,7 +21,7 @@ sqliteOnly(
     const out = path.join(temporaryDir(), "bench.md");
     await promisify(execFile)(
       "npm",
-      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--targets", "service,floor", "--out", out],
+      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--warmup", "0.2", "--targets", "service,floor", "--out", out],
       { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024 },
     );
     const report = fs.readFileSync(out, "utf8");
@@ -36,6 +36,7 @@ sqliteOnly(
     }
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
     expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");
+    expect(report).toContain("after 0.2 s of unmeasured warm-up on the scenario's requests per server");
     expect(report).toContain("## Targets (issue 4)");
     // The growth from 2k to the largest network is checked for every scenario measured in both.
     for (const kind of ["create", "dutytime toggle", "statistics/files/total", "GraphQL list page", "get by id"]) {

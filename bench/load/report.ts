@@ -11,6 +11,8 @@ export interface BenchResults {
   durationSeconds: number;
   /** Slices per scenario and server, alternating the servers' order (bench/load/rounds.ts). */
   rounds: number;
+  /** Seconds of unmeasured load per server on each scenario's requests before its slices. */
+  warmupSeconds: number;
   /** The database server and its memory settings (PostgreSQL), or null. */
   server: string | null;
   scenarios: Scenario[];
@@ -67,7 +69,7 @@ export function markdown(run: BenchResults): string {
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
     `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}${run.server ? `, ${run.server}` : ""}; ` +
-      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast).`,
+      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order${run.warmupSeconds > 0 ? `, after ${run.warmupSeconds} s of unmeasured warm-up on the scenario's requests per server` : ", without warm-up"}. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast; it is not warmed up).`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",
