@@ -2,9 +2,12 @@
 // through the GraphQL mutations and a fixed clock.
 import fs from "node:fs";
 import path from "node:path";
-import { startService, testProvider, type TestService } from "./support/service";
+import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 import { columnsOf } from "./support/database";
 import { client, type Client } from "./support/http";
+import { filesLastSevenDays, filesTotal, missionsTotal } from "../src/resolvers/statistics";
+import type { ReadSql } from "../src/db/adapterReads";
+import type { Context } from "../src/context";
 
 const NOW = "2026-11-21T22:10:00.000Z";
 const nowMs = Date.parse(NOW);
@@ -89,11 +92,13 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
   let api: Client;
   let otherApi: Client;
   let emptyApi: Client;
+  let networkA: TestNetwork;
 
   beforeAll(async () => {
     service = await startService();
     service.clock.set(NOW);
-    api = client(service.url, (await service.network()).apiKey);
+    networkA = await service.network();
+    api = client(service.url, networkA.apiKey);
     otherApi = client(service.url, (await service.network()).apiKey);
     emptyApi = client(service.url, (await service.network()).apiKey);
 
@@ -142,6 +147,23 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
       filesLast7: available(4),
       filesTotal: available(8),
     });
+  });
+
+  test("both files' tables are counted in one statement: one per endpoint, as for the missions", async () => {
+    const statements: string[] = [];
+    const read = service.db.read;
+    const counted: ReadSql = Object.assign(
+      async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read<Row>(query)),
+      { first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)) },
+    );
+    const ctx: Context = { db: { ...service.db, read: counted }, network: networkA, now: () => new Date(NOW) };
+    const statementsOf = async (count: (ctx: Context) => Promise<unknown>) => {
+      statements.length = 0;
+      return { result: await count(ctx), statements: statements.length };
+    };
+    expect(await statementsOf(filesTotal)).toEqual({ result: available(8), statements: 1 });
+    expect(await statementsOf(filesLastSevenDays)).toEqual({ result: available(4), statements: 1 });
+    expect(await statementsOf(missionsTotal)).toEqual({ result: available(6), statements: 1 });
   });
 
   test("another network counts only its own records", async () => {

@@ -5,7 +5,7 @@ import { searchNeedle, searchTextOf, type VehicleChanges } from "../../src/resol
 import { vehicleColumnOf } from "../../src/resolvers/vehicleWrites";
 import { checkIdentifier, listArgs, readJsonObject, vehicleBody } from "./input";
 import { HttpError, notFound } from "./respond";
-import type { ColumnValues, KeyOwner, Store } from "./store";
+import type { ColumnValues, KeyOwner, RecordTable, Store } from "./store";
 import type { VehicleJson } from "./vehicleJson";
 
 export interface Request {
@@ -134,11 +134,10 @@ export function handlers(store: Store) {
     return ok({ data, count: data.length });
   };
 
-  const count = (tables: Array<"mission_reports" | "patient_files" | "offender_files">, recent: boolean): Handler =>
+  const count = (tables: RecordTable[], recent: boolean): Handler =>
     async ({ network }) => {
       const since = recent ? new Date(Date.now() - sevenDaysMs) : null;
-      const counts = await Promise.all(tables.map((table) => store.countRecords(table, network.networkId, since)));
-      return ok({ count: counts.reduce((a, b) => a + b, 0), timestampAvailable: true });
+      return ok({ count: await store.countRecords(tables, network.networkId, since), timestampAvailable: true });
     };
 
   return {

@@ -3,7 +3,7 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { ListQuery, Store } from "./store";
-import { countOfPage, countSql, createdSinceSql, pageWithCountSql, recordCountColumn, orderBy } from "./store";
+import { countOfPage, countSql, createdSinceSql, createdSinceValues, pageWithCountSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
@@ -160,11 +160,11 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       return rows.map((row) => ({ identifier: String(row[0]), name: String(row[1]), startedAt: fromPostgres(row[2]) }));
     },
 
-    async countRecords(table, networkId, since) {
+    async countRecords(tables, networkId, since) {
       const { rows } =
         since === null
-          ? await run(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = $1`, [networkId])
-          : await run(createdSinceSql(table, (n) => `$${n}`), [networkId, instant(nextWholeHour(since)), networkId, instant(since), instant(nextWholeHour(since))]);
+          ? await run(recordTotalSql(tables, (n) => `$${n}`), [networkId])
+          : await run(createdSinceSql(tables, (n) => `$${n}`), createdSinceValues(tables, networkId, instant(since), instant(nextWholeHour(since))));
       return Number(rows[0][0]);
     },
 

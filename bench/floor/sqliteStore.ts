@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { ColumnValues, ListQuery, Store } from "./store";
-import { countSql, createdSinceSql, recordCountColumn, orderBy } from "./store";
+import { countSql, createdSinceSql, createdSinceValues, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/resolvers/statistics";
 import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
@@ -187,11 +187,11 @@ export async function openSqliteStore(url: string): Promise<Store> {
       return rows.map((row) => ({ identifier: String(row[0]), name: String(row[1]), startedAt: fromSqlite(row[2]) }));
     },
 
-    async countRecords(table, networkId, since) {
+    async countRecords(tables, networkId, since) {
       const row =
         since === null
-          ? await first(`SELECT "${recordCountColumn[table]}" FROM "networks" WHERE "id" = ?`, [networkId])
-          : await first(createdSinceSql(table, () => "?"), [networkId, toSqlite(nextWholeHour(since)), networkId, toSqlite(since), toSqlite(nextWholeHour(since))]);
+          ? await first(recordTotalSql(tables, () => "?"), [networkId])
+          : await first(createdSinceSql(tables, () => "?"), createdSinceValues(tables, networkId, toSqlite(since), toSqlite(nextWholeHour(since))));
       return Number(row?.[0] ?? 0);
     },
 

@@ -95,8 +95,8 @@ export interface Store {
   /** false when the one-open-entry index refused the start (a concurrent start won). */
   startEntry(networkId: number, officerId: number, now: Date): Promise<boolean>;
   activeUsers(networkId: number): Promise<ActiveUserJson[]>;
-  /** A record table's total (kept on the network's row, as the service reads it), or a COUNT of those created at or after `since`. */
-  countRecords(table: "mission_reports" | "patient_files" | "offender_files", networkId: number, since: Date | null): Promise<number>;
+  /** Some record tables' total (kept on the network's row, as the service reads it), or the count of those created at or after `since`: one statement. */
+  countRecords(tables: RecordTable[], networkId: number, since: Date | null): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -105,16 +105,31 @@ export async function openStore(url: string, poolSize: number): Promise<Store> {
   return (await import("./postgresStore")).openPostgresStore(url, poolSize);
 }
 
-/** The network's column that triggers keep at each record table's number of rows (migration *_network_record_counts). */
-/**
- * The service's count of a table's records created since an instant (src/resolvers/statistics.ts):
- * kept hour counts from the next whole hour on, plus the records of the partial hour before it.
- * Values: network id, next whole hour, network id, since, next whole hour.
- */
-export const createdSinceSql = (table: string, placeholder: (n: number) => string) =>
-  `SELECT COALESCE((SELECT SUM("count") FROM "record_hour_counts" WHERE "network_id" = ${placeholder(1)} AND "table_name" = '${table}' AND "hour" >= ${placeholder(2)}), 0)` +
-  ` + (SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ${placeholder(3)} AND "created_at" >= ${placeholder(4)} AND "created_at" < ${placeholder(5)})`;
+export type RecordTable = "mission_reports" | "patient_files" | "offender_files";
 
+/** The service's total of some record tables (src/resolvers/statistics.ts): their kept counts, summed. Value: network id. */
+export const recordTotalSql = (tables: RecordTable[], placeholder: (n: number) => string) =>
+  `SELECT ${tables.map((table) => `"${recordCountColumn[table]}"`).join(" + ")} FROM "networks" WHERE "id" = ${placeholder(1)}`;
+
+/**
+ * The service's count of some record tables' records created since an instant, in one statement
+ * (src/resolvers/statistics.ts): kept hour counts from the next whole hour on, plus each table's
+ * records of the partial hour before it. Values: createdSinceValues.
+ */
+export const createdSinceSql = (tables: RecordTable[], placeholder: (n: number) => string) =>
+  `SELECT COALESCE((SELECT SUM("count") FROM "record_hour_counts" WHERE "network_id" = ${placeholder(1)} AND "table_name" IN (${tables.map((table) => `'${table}'`).join(", ")}) AND "hour" >= ${placeholder(2)}), 0)` +
+  tables
+    .map((table, i) => ` + (SELECT COUNT(*) FROM "${table}" WHERE "network_id" = ${placeholder(3 + 3 * i)} AND "created_at" >= ${placeholder(4 + 3 * i)} AND "created_at" < ${placeholder(5 + 3 * i)})`)
+    .join("");
+
+/** createdSinceSql's values: network id, next whole hour, then network id, since, next whole hour per table. */
+export const createdSinceValues = <Instant>(tables: RecordTable[], networkId: number, since: Instant, wholeHours: Instant) => [
+  networkId,
+  wholeHours,
+  ...tables.flatMap(() => [networkId, since, wholeHours]),
+];
+
+/** The network's column that triggers keep at each record table's number of rows (migration *_network_record_counts). */
 export const recordCountColumn = {
   mission_reports: "mission_report_count",
   patient_files: "patient_file_count",

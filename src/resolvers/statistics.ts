@@ -12,7 +12,7 @@ export interface RecordCount {
 
 const sevenDaysMs = 7 * 24 * 60 * 60 * 1000;
 
-/** A table of countable records: its total, and its records created at or after an instant. */
+/** Tables of countable records, counted together: their total, and their records created at or after an instant. */
 interface CountSource {
   total(networkId: number): Promise<number>;
   createdSince(networkId: number, since: Date): Promise<number>;
@@ -33,45 +33,49 @@ const hourMs = 60 * 60 * 1000;
 export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTime() / hourMs) * hourMs);
 
 /**
- * Counts of one table on the read path (src/db/adapterReads.ts): dashboards poll these. The
- * total is the kept count, not a count over the network's records. Records created since an
- * instant are the kept counts of the whole hours from the next whole hour on (migration
- * *_record_hour_counts), plus the records of the partial hour before it: at most ~170 kept rows
- * and an hour's records, however many records the window holds.
- * `created_at >= since` never matches a null (unknown) creation time: rule 3.
+ * Counts of some tables together, each count in one statement on the read path
+ * (src/db/adapterReads.ts): dashboards poll these, and the files' counts (patient and offender
+ * files) are one statement, not one per table. The total is the kept counts, not a count over
+ * the network's records. Records created since an instant are the kept counts of the whole hours
+ * from the next whole hour on (migration *_record_hour_counts), plus the records of the partial
+ * hour before it: at most ~170 kept rows per table and an hour's records, however many records
+ * the window holds. `created_at >= since` never matches a null (unknown) creation time: rule 3.
  */
-function countSource(read: ReadSql, table: RecordTable): CountSource {
-  const from = Prisma.raw(`"${table}"`);
-  const kept = Prisma.raw(`"${countColumnOf[table]}"`);
+function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
+  const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
   const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
   return {
     total: async (networkId) => count(await read.first(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
     createdSince: async (networkId, since) => {
       const wholeHours = nextWholeHour(since);
+      const partialHour = Prisma.join(
+        tables.map(
+          (table) => Prisma.sql`(SELECT COUNT(*) FROM ${Prisma.raw(`"${table}"`)}
+                                WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
+        ),
+        " + ",
+      );
       return count(
         await read.first(Prisma.sql`
           SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
-                           WHERE network_id = ${networkId} AND table_name = ${table} AND hour >= ${wholeHours}), 0)
-               + (SELECT COUNT(*) FROM ${from} WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours}) AS total`),
+                           WHERE network_id = ${networkId} AND table_name IN (${Prisma.join(tables)}) AND hour >= ${wholeHours}), 0)
+               + ${partialHour} AS total`),
       );
     },
   };
 }
 
-function sources(ctx: Context): { missions: CountSource[]; files: CountSource[] } {
+function sources(ctx: Context): { missions: CountSource; files: CountSource } {
   const { read } = ctx.db;
   return {
-    missions: [countSource(read, "mission_reports")],
-    files: [countSource(read, "patient_files"), countSource(read, "offender_files")],
+    missions: countSource(read, ["mission_reports"]),
+    files: countSource(read, ["patient_files", "offender_files"]),
   };
 }
 
-const sum = (counts: number[]) => counts.reduce((total, count) => total + count, 0);
-
 /** Rule 5: totals count every record, known creation time or not. */
-async function total(ctx: Context, from: CountSource[]): Promise<RecordCount> {
-  const counts = await Promise.all(from.map((source) => source.total(ctx.network.id)));
-  return { count: sum(counts), timestampAvailable: true };
+async function total(ctx: Context, from: CountSource): Promise<RecordCount> {
+  return { count: await from.total(ctx.network.id), timestampAvailable: true };
 }
 
 /**
@@ -79,11 +83,10 @@ async function total(ctx: Context, from: CountSource[]): Promise<RecordCount> {
  * creation times cannot be evaluated, the answer is null with timestampAvailable false; an
  * unreachable database is an outage (503), not a missing timestamp.
  */
-async function lastSevenDays(ctx: Context, from: CountSource[]): Promise<RecordCount> {
+async function lastSevenDays(ctx: Context, from: CountSource): Promise<RecordCount> {
   const since = new Date(ctx.now().getTime() - sevenDaysMs);
   try {
-    const counts = await Promise.all(from.map((source) => source.createdSince(ctx.network.id, since)));
-    return { count: sum(counts), timestampAvailable: true };
+    return { count: await from.createdSince(ctx.network.id, since), timestampAvailable: true };
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     return { count: null, timestampAvailable: false };
