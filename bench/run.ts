@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain, UsageError } from "./lib/args";
-import { createDatabase, serverSettings } from "./lib/databases";
+import { createDatabase, removeCreatedVehicles, serverSettings } from "./lib/databases";
 import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
 import type { BenchKeys } from "./seed/keysFile";
@@ -21,7 +21,7 @@ import { measure, summarize, type LoadSample, type Measurement } from "./load/me
 import { watchServers } from "./load/quiet";
 import { measuringOrder } from "./load/rounds";
 import { markdown, type BenchResults } from "./load/report";
-import { scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
+import { benchOwner, scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
 
 async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> {
@@ -124,6 +124,11 @@ async function main() {
         const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
         await quiet.wait();
         taken.push(await measure(target.url, keys[scenario.network].apiKey, request, options));
+      }
+      if (scenario.createsVehicles) {
+        await quiet.wait();
+        const removed = await removeCreatedVehicles(databaseUrl, keys[scenario.network].networkId, benchOwner);
+        console.error(`removed the ${removed} vehicles ${scenario.name} wrote`);
       }
       for (const target of measured) {
         const result: Measurement = summarize(samples.get(target.name)!);

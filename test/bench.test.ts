@@ -5,9 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freshDatabase, temporaryDir, testProvider } from "./support/database";
-import { serverSettings } from "../bench/lib/databases";
+import { removeCreatedVehicles, serverSettings } from "../bench/lib/databases";
+import { startService } from "./support/service";
+import { client } from "./support/http";
 import { repoRoot } from "./support/process";
-import { scenariosNamed, type Scenario } from "../bench/load/scenarios";
+import { benchOwner, scenariosNamed, type Scenario } from "../bench/load/scenarios";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { measure, percentile } from "../bench/load/measure";
@@ -115,5 +117,30 @@ test("a run with maxRequests stops once it has sent them, and the next run numbe
     expect(paths).toContain(`/term/${first.issued}`);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("the vehicles a create scenario wrote are removed afterwards, in its network only, and the network's total follows", async () => {
+  const service = await startService();
+  try {
+    const network = await service.network();
+    const other = await service.network();
+    const api = client(service.url, network.apiKey);
+    const otherApi = client(service.url, other.apiKey);
+    for (const [who, plate, owner] of [
+      [api, "BN-1000", benchOwner],
+      [api, "BN-1001", benchOwner],
+      [api, "KA-1", "Erika Musterfrau"],
+      [otherApi, "BN-1000", benchOwner],
+    ] as const) {
+      expect((await who.post("/vehicles", { plate, owner })).status).toBe(201);
+    }
+    expect(await removeCreatedVehicles(service.db.url, network.id, benchOwner)).toBe(2);
+    const left = await api.get("/vehicles");
+    expect(left.body.data.map((vehicle: { plate: string }) => vehicle.plate)).toEqual(["KA-1"]);
+    expect(left.body.meta.total).toBe(1);
+    expect((await otherApi.get("/vehicles")).body.meta.total).toBe(1);
+  } finally {
+    await service.close();
   }
 });

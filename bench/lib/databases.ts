@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "libsql";
 import { Client } from "pg";
 import { sqliteFilePath } from "../../src/db/client";
 
@@ -42,6 +43,30 @@ export async function serverSettings(databaseUrl: string): Promise<string | null
     "SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS shared_buffers, current_setting('huge_pages') AS huge_pages",
   );
   return `PostgreSQL ${row.version.split(" ")[0]}, shared_buffers ${row.shared_buffers}, huge_pages ${row.huge_pages}`;
+}
+
+/**
+ * Removes the vehicles a create scenario wrote in a network (owner `owner`, which no seeded
+ * vehicle has), through the database, as any writer would: the triggers keep the network's
+ * counts and search keys. Returns how many were removed.
+ */
+export async function removeCreatedVehicles(databaseUrl: string, networkId: number, owner: string): Promise<number> {
+  if (databaseUrl.startsWith("postgres")) {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(`DELETE FROM vehicles WHERE network_id = $1 AND owner = $2`, [networkId, owner])).rowCount ?? 0;
+    } finally {
+      await client.end();
+    }
+  }
+  const connection = new Database(sqliteFilePath(databaseUrl));
+  try {
+    connection.prepare("PRAGMA busy_timeout = 10000").all();
+    return connection.prepare(`DELETE FROM vehicles WHERE network_id = ? AND owner = ?`).run([networkId, owner]).changes;
+  } finally {
+    connection.close();
+  }
 }
 
 /** A new empty database: SQLite when `postgresServerUrl` is null, else a bench_* database there. */

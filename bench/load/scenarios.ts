@@ -21,7 +21,16 @@ export interface Scenario {
   name: string;
   network: keyof BenchKeys;
   requests: Partial<Record<TargetName, LoadRequest>>;
+  /**
+   * Its requests create vehicles (owned by `benchOwner`), which the bench removes once the
+   * scenario is measured: the networks keep their seeded sizes for the scenarios after it and
+   * for the next run on the same database.
+   */
+  createsVehicles?: boolean;
 }
+
+/** The owner of every vehicle the create scenarios write, and only of those. */
+export const benchOwner = "Bench Owner";
 
 export interface Fixture {
   keys: BenchKeys;
@@ -98,13 +107,14 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
     {
       name: `create (${label})`,
       network: role,
+      createsVehicles: true,
       requests: {
-        service: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
-        floor: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: "Bench Owner", wanted: false }) },
+        service: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: benchOwner, wanted: false }) },
+        floor: { method: "POST", path: () => "/vehicles", body: (i) => ({ plate: plate(i), owner: benchOwner, wanted: false }) },
         platformatic: {
           method: "POST",
           path: () => "/vehicles",
-          body: (i) => ({ networkId: network.networkId, plate: plate(i), owner: "Bench Owner", searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
+          body: (i) => ({ networkId: network.networkId, plate: plate(i), owner: benchOwner, searchText: plate(i).toLowerCase(), wanted: 0, synced: 0 }),
         },
       },
     },
