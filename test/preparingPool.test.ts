@@ -1,7 +1,9 @@
 // The hot reads on PostgreSQL run as named statements, planned once per connection, unless
 // their best plan depends on a search term (src/db/preparingPool.ts); Prisma's own statements
 // are never named.
+import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma } from "../src/generated/prisma/client";
+import { adapterReads } from "../src/db/adapterReads";
 import { defaultPoolSettings } from "../src/config/database";
 import { openDatabase, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
@@ -72,5 +74,46 @@ describePostgres("named statements on a PostgreSQL connection", () => {
     expect(statements.filter((text) => text === byId(0).text)).toHaveLength(1);
     expect(statements).not.toContain(like.text);
     expect(statements.some((text) => /"networks"/.test(text))).toBe(false);
+  });
+});
+
+describePostgres("the hot reads' values on PostgreSQL", () => {
+  let fresh: FreshDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase("postgresql");
+    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 1 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await fresh.drop();
+  });
+
+  // src/db/postgresReads.ts reads on pg with its own query and result objects; the callers
+  // convert values as Prisma's adapter gives them, so both paths must answer the same.
+  test("named and unnamed statements answer what Prisma's adapter answers, type by type, rows in order", async () => {
+    const adapter = await new PrismaPg({ connectionString: fresh.url }).connect();
+    try {
+      const viaAdapter = adapterReads("postgresql", async () => adapter);
+      const values = (since: Date) => Prisma.sql`
+        SELECT n, n::bigint * 10000000000 AS big, n / 3.0 AS ratio, n % 2 = 0 AS even, 'plate ' || n AS text,
+               ${since}::timestamp(3) + n * interval '1 day' AS at, (${since}::timestamp(3) + n * interval '1 day') AT TIME ZONE 'UTC' AS at_zone,
+               DATE '2026-11-25' + n AS day, json_build_object('n', n) AS doc, NULLIF(n, 2) AS maybe
+        FROM generate_series(1, 3) AS n ORDER BY n`;
+      const since = new Date("2026-11-21T22:32:09.003Z");
+      const named = values(since);
+      const unnamed = Prisma.sql`${named} -- LIKE`;
+      expect(named.text).not.toMatch(/LIKE/);
+      const expected = await viaAdapter(named);
+      expect(expected).toHaveLength(3);
+      expect(expected[1]).toMatchObject({ n: 2, big: "20000000000", even: true, text: "plate 2", at: "2026-11-23T22:32:09.003+00:00", maybe: null });
+      for (const query of [named, named, unnamed, unnamed]) expect(await db.read(query)).toEqual(expected);
+      expect(await db.read.first(named)).toEqual(expected[0]);
+      expect(await db.read(Prisma.sql`${named} LIMIT 0`)).toEqual([]);
+      await expect(db.read(Prisma.sql`SELECT 1 / ${0}::int AS broken`)).rejects.toMatchObject({ code: "22012" });
+    } finally {
+      await adapter.dispose();
+    }
   });
 });

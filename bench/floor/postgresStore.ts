@@ -9,6 +9,7 @@ import { vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
 import { keyedNeedle, needleKeys } from "../../src/resolvers/searchKeys";
 import { planIsStable } from "../../src/db/preparingPool";
+import { ArrayRowsQuery, runArrayRows } from "../../src/db/arrayRowsQuery";
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -27,6 +28,8 @@ function parserOf(oid: number, format?: "text" | "binary"): (text: string) => un
   return types.getTypeParser(oid, format as "text");
 }
 
+const typeParsers = { getTypeParser: parserOf as (oid: number, format?: string) => (text: string) => unknown };
+
 export async function openPostgresStore(url: string, poolSize: number): Promise<Store> {
   const pool = new Pool({
     connectionString: url,
@@ -38,7 +41,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     keepAlive: true,
     // random_page_cost as the service's (src/db/postgres.ts).
     options: "-c random_page_cost=1.1",
-    types: { getTypeParser: parserOf as typeof types.getTypeParser },
+    types: typeParsers as typeof types,
   });
 
   const names = new Map<string, string>();
@@ -48,7 +51,8 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     // The service's rule: a LIKE search is planned with its term every time. PATCH writes a
     // statement per set of changed columns: past 500 texts, new ones run unnamed.
     if (!name && names.size < 500 && planIsStable(text)) names.set(text, (name = `floor_${names.size + 1}`));
-    return pool.query<unknown[]>({ name, text, values, rowMode: "array" });
+    // The service's way of running a read (src/db/arrayRowsQuery.ts).
+    return runArrayRows(pool, new ArrayRowsQuery(text, name, values, typeParsers));
   };
   const instant = (date: Date) => date.toISOString();
 

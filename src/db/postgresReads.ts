@@ -8,6 +8,7 @@ import pg from "pg";
 import type { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { PreparingPool } from "./preparingPool";
+import { ArrayRowsQuery, runArrayRows } from "./arrayRowsQuery";
 
 const { builtins } = pg.types;
 const asText = (value: string) => value;
@@ -36,7 +37,7 @@ export function postgresReads(pool: PreparingPool): ReadSql {
     const text = query.text;
     const name = pool.keep(text);
     // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
-    const result: pg.QueryArrayResult = await pool.query({ name, text, values: query.values.map(argument), rowMode: "array", types });
+    const result = await runArrayRows(pool, new ArrayRowsQuery(text, name, query.values.map(argument), types));
     const names = result.fields.map((field) => field.name);
     return result.rows.map((values) => {
       const row: Record<string, unknown> = {};
