@@ -24,7 +24,7 @@ function keyTable() {
     if (held) await held;
     return row;
   };
-  const read = Object.assign(async () => [], { first }) as unknown as ReadSql;
+  const read = Object.assign(async () => [], { first, byKey: first }) as unknown as ReadSql;
   return {
     read,
     add(expiresAt: string | null = null) {

@@ -229,12 +229,15 @@ describePostgres("a database outage", () => {
       expect(created.status).toBe(201);
       acknowledged.push(created.body.data.id);
     }
+    // Reads by key run on a connection of their own (src/db/pipelinedConnection.ts), open by now.
+    const byId = `/vehicles/${acknowledged[0]}`;
+    expect((await api.get(byId)).status).toBe(200);
 
     cluster.stop();
     const ready = await api.get("/readyz");
     expect(ready.status).toBe(503);
     expect(ready.body).toEqual({ message: expect.any(String) });
-    for (const attempt of [api.get("/vehicles"), api.post("/vehicles", { plate: "LOST" }), api.get("/statistics/missions/total")]) {
+    for (const attempt of [api.get("/vehicles"), api.post("/vehicles", { plate: "LOST" }), api.get("/statistics/missions/total"), api.get(byId)]) {
       const response = await attempt;
       expect(response.status).toBe(503);
       expect(response.headers.get("content-type")).toMatch(/application\/json/);
@@ -254,6 +257,9 @@ describePostgres("a database outage", () => {
     const list = await api.get("/vehicles?per_page=100");
     expect(list.status).toBe(200);
     expect(list.body.data.map((vehicle: { id: number }) => vehicle.id)).toEqual(acknowledged);
+    const again = await api.get(byId);
+    expect(again.status).toBe(200);
+    expect(again.body.data.plate).toBe("OUT-0");
     expect((await api.post("/vehicles", { plate: "AFTER" })).status).toBe(201);
   });
 });

@@ -117,3 +117,34 @@ describePostgres("the hot reads' values on PostgreSQL", () => {
     }
   });
 });
+
+describePostgres("reads by key on PostgreSQL", () => {
+  let fresh: FreshDatabase;
+  let db: Database;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase("postgresql");
+    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 4 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await fresh.drop();
+  });
+
+  // src/db/pipelinedConnection.ts: concurrent reads by key share one pipelined connection.
+  test("share one connection while in flight together, each answered with its own row; a failing read fails alone", async () => {
+    const reads = Array.from({ length: 60 }, (_, n) =>
+      n === 30
+        ? db.read.byKey(Prisma.sql`SELECT 1 / ${0}::int AS n, pg_backend_pid() AS pid`)
+        : db.read.byKey<{ n: number; pid: number }>(Prisma.sql`SELECT ${n}::int AS n, pg_backend_pid() AS pid`),
+    );
+    const settled = await Promise.allSettled(reads);
+    expect(settled[30]).toMatchObject({ status: "rejected", reason: { code: "22012" } });
+    const answered = settled.filter((_, n) => n !== 30).map((result) => (result as PromiseFulfilledResult<{ n: number; pid: number }>).value);
+    expect(answered.map((row) => row.n)).toEqual(Array.from({ length: 60 }, (_, n) => n).filter((n) => n !== 30));
+    expect(new Set(answered.map((row) => row.pid)).size).toBe(1);
+    // The pool's reads are other connections.
+    const pooled = await Promise.all(Array.from({ length: 8 }, () => db.read<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`)));
+    expect(pooled.map((rows) => rows[0].pid)).not.toContain(answered[0].pid);
+  });
+});

@@ -59,8 +59,8 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
       const network = await service.network();
       const db = service.db;
       let lookUps = 0;
-      const first: ReadSql["first"] = (query) => (lookUps++, db.read.first(query));
-      const counted = Object.assign((query: Parameters<ReadSql>[0]) => db.read(query), { first }) as ReadSql;
+      const byKey: ReadSql["byKey"] = (query) => (lookUps++, db.read.byKey(query));
+      const counted = Object.assign((query: Parameters<ReadSql>[0]) => db.read(query), { first: byKey, byKey }) as ReadSql;
       const networkOf = admittedKeys(counted, db.keyChanges);
       const now = new Date();
 

@@ -154,7 +154,10 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
     const read = service.db.read;
     const counted: ReadSql = Object.assign(
       async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read<Row>(query)),
-      { first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)) },
+      {
+        first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)),
+        byKey: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.byKey<Row>(query)),
+      },
     );
     const ctx: Context = { db: { ...service.db, read: counted }, network: networkA, now: () => new Date(NOW) };
     const statementsOf = async (count: (ctx: Context) => Promise<unknown>) => {

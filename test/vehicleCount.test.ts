@@ -22,6 +22,10 @@ function countingContext(network: { id: number; name: string; identifierType: st
         statements.push(query.sql);
         return read.first<Row>(query);
       },
+      byKey: async <Row>(query: Parameters<ReadSql>[0]) => {
+        statements.push(query.sql);
+        return read.byKey<Row>(query);
+      },
     },
   );
   const ctx: Context = { db: { ...service.db, read: counted }, network, now: () => new Date() };

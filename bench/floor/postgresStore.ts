@@ -10,6 +10,7 @@ import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
 import { keyedNeedle, needleKeys } from "../../src/resolvers/searchKeys";
 import { planIsStable } from "../../src/db/preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "../../src/db/arrayRowsQuery";
+import { PipelinedConnection } from "../../src/db/pipelinedConnection";
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -31,7 +32,7 @@ function parserOf(oid: number, format?: "text" | "binary"): (text: string) => un
 const typeParsers = { getTypeParser: parserOf as (oid: number, format?: string) => (text: string) => unknown };
 
 export async function openPostgresStore(url: string, poolSize: number): Promise<Store> {
-  const pool = new Pool({
+  const config = {
     connectionString: url,
     max: poolSize,
     // The service's pool settings (src/db/postgres.ts).
@@ -42,23 +43,29 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     // random_page_cost as the service's (src/db/postgres.ts).
     options: "-c random_page_cost=1.1",
     types: typeParsers as typeof types,
-  });
+  };
+  const pool = new Pool(config);
+  // The service's reads by key share a pipelined connection (src/db/pipelinedConnection.ts).
+  const pipelined = new PipelinedConnection(config);
 
   const names = new Map<string, string>();
   /** A named statement per distinct text: prepared once per connection, then only bound. */
-  const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => {
+  const queryOf = (text: string, values: unknown[]) => {
     let name = names.get(text);
     // The service's rule: a LIKE search is planned with its term every time. PATCH writes a
     // statement per set of changed columns: past 500 texts, new ones run unnamed.
     if (!name && names.size < 500 && planIsStable(text)) names.set(text, (name = `floor_${names.size + 1}`));
     // The service's way of running a read (src/db/arrayRowsQuery.ts).
-    return runArrayRows(pool, new ArrayRowsQuery(text, name, values, typeParsers));
+    return new ArrayRowsQuery(text, name, values, typeParsers);
   };
+  const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => runArrayRows(pool, queryOf(text, values));
+  /** A read of the row a key names, where the service reads it by key (ReadSql.byKey). */
+  const runByKey = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => pipelined.query(queryOf(text, values));
   const instant = (date: Date) => date.toISOString();
 
   return {
     async keyOwner(hash) {
-      const { rows } = await run(
+      const { rows } = await runByKey(
         `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = $1`,
         [hash],
       );
@@ -75,7 +82,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async listVehicles(query) {
       if (query.pattern === null) {
         const page = await run(pageWithCountSql(orderBy(query), (n) => `$${n}`), [query.networkId, query.limit, query.offset]);
-        const total = countOfPage(page.rows) ?? Number((await run(countSql(false, (n) => `$${n}`), [query.networkId])).rows[0]?.[0] ?? 0);
+        const total = countOfPage(page.rows) ?? Number((await runByKey(countSql(false, (n) => `$${n}`), [query.networkId])).rows[0]?.[0] ?? 0);
         return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
       }
       // A search reads its page as the service plans it (src/resolvers/postgresSearchPlan.ts),
@@ -91,7 +98,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       const keys = keyed ? [needleKeys(query.networkId, needle)] : [];
       const [count, network] = await Promise.all([
         run(`SELECT COUNT(*) FROM "vehicles" WHERE ${matching("$3")}`, [...matched, ...keys]),
-        run(countSql(false, (n) => `$${n}`), [query.networkId]),
+        runByKey(countSql(false, (n) => `$${n}`), [query.networkId]),
       ]);
       const total = Number(count.rows[0][0]);
       const source = planPostgresSearch(needle, total, Number(network.rows[0]?.[0] ?? 0), query.offset + query.limit);
@@ -105,7 +112,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     },
 
     async findVehicle(networkId, id) {
-      const { rows } = await run(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = $1 AND "network_id" = $2`, [id, networkId]);
+      const { rows } = await runByKey(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = $1 AND "network_id" = $2`, [id, networkId]);
       if (rows.length === 0) return null;
       const row = rows[0];
       return { vehicle: vehicleJson(row, fromPostgres), rawUpdatedAt: fromPostgres(row[13]) };
@@ -133,7 +140,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     },
 
     async officerId(networkId, identifier) {
-      const { rows } = await run(`SELECT "id" FROM "officers" WHERE "network_id" = $1 AND "identifier" = $2`, [networkId, identifier]);
+      const { rows } = await runByKey(`SELECT "id" FROM "officers" WHERE "network_id" = $1 AND "identifier" = $2`, [networkId, identifier]);
       return rows.length === 0 ? null : Number(rows[0][0]);
     },
 
@@ -167,13 +174,14 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async countRecords(tables, networkId, since) {
       const { rows } =
         since === null
-          ? await run(recordTotalSql(tables, (n) => `$${n}`), [networkId])
+          ? await runByKey(recordTotalSql(tables, (n) => `$${n}`), [networkId])
           : await run(createdSinceSql(tables, (n) => `$${n}`), createdSinceValues(tables, networkId, instant(since), instant(nextWholeHour(since))));
       return Number(rows[0][0]);
     },
 
     async close() {
       await pool.end();
+      await pipelined.end();
     },
   };
 }

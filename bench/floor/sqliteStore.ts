@@ -67,7 +67,8 @@ export async function openSqliteStore(url: string): Promise<Store> {
     const { rows } = await run(query.sql, query.values as InValue[]);
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
-  const readObjects: ReadSql = Object.assign(readAll, { first: async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0] });
+  const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject });
 
   return {
     async keyOwner(hash) {

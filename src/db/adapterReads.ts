@@ -56,6 +56,12 @@ export interface ReadSql {
    * kept count). SQLite steps such a statement once instead of collecting its rows (~4 us less).
    */
   first<Row>(query: Prisma.Sql): Promise<Row | undefined>;
+  /**
+   * The row a key names (primary or unique key; a network's kept counts by its id): a look-up
+   * of one index entry, never a scan. PostgreSQL runs these on a connection they share
+   * (src/db/pipelinedConnection.ts); elsewhere it is `first`.
+   */
+  byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
 }
 
 /** A `Prisma.sql` query as the adapter of `provider` takes it. */
@@ -84,7 +90,8 @@ export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<
       return row as Row;
     });
   };
-  return Object.assign(read, { first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0] });
+  const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
+  return Object.assign(read, { first, byKey: first });
 }
 
 /**

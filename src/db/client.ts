@@ -44,7 +44,7 @@ export function sqliteFilePath(url: string): string {
 export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
   const provider = providerOf(url);
   if (provider === "postgresql") {
-    const { prisma, adapter, pool: connections } = openPostgres(url, pool);
+    const { prisma, adapter, pool: connections, pipelined } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
     const keyChanges = keyChangesOf({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true });
     const close = async () => {
@@ -52,8 +52,9 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
       await prisma.$disconnect();
       // Prisma's client ends the pool only if it connected; the hot reads use it either way.
       if (!connections.ending) await connections.end();
+      await pipelined.end();
     };
-    return { prisma, read: postgresReads(connections), write, keyChanges, provider, url, close };
+    return { prisma, read: postgresReads(connections, pipelined), write, keyChanges, provider, url, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });

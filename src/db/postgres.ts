@@ -5,6 +5,7 @@ import type { PoolSettings } from "../config/database";
 import type { PrismaClient } from "../generated/prisma/client";
 import { shareConnection, type QueryableAdapter } from "./adapterReads";
 import { PreparingPool } from "./preparingPool";
+import { PipelinedConnection } from "./pipelinedConnection";
 
 export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
   return {
@@ -35,7 +36,7 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
 export function openPostgres(
   url: string,
   settings: PoolSettings,
-): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool } {
+): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool; pipelined: PipelinedConnection } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
   const pool = new PreparingPool(poolConfig(url, settings));
@@ -54,5 +55,7 @@ export function openPostgres(
     prisma: new PostgresClient({ adapter: factory }) as PrismaClient,
     adapter: factory.connection,
     pool,
+    // One connection more than the pool's size, for the reads by key.
+    pipelined: new PipelinedConnection(poolConfig(url, settings)),
   };
 }

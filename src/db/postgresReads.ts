@@ -9,6 +9,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./arrayRowsQuery";
+import type { PipelinedConnection } from "./pipelinedConnection";
 
 const { builtins } = pg.types;
 const asText = (value: string) => value;
@@ -32,12 +33,8 @@ const types = {
 /** An instant as the adapter sends one: UTC, without a zone (the columns are `timestamp(3)`). */
 const argument = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
 
-export function postgresReads(pool: PreparingPool): ReadSql {
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const text = query.text;
-    const name = pool.keep(text);
-    // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
-    const result = await runArrayRows(pool, new ArrayRowsQuery(text, name, query.values.map(argument), types));
+export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnection): ReadSql {
+  const rowsOf = <Row>(result: pg.QueryArrayResult): Row[] => {
     const names = result.fields.map((field) => field.name);
     return result.rows.map((values) => {
       const row: Record<string, unknown> = {};
@@ -45,5 +42,11 @@ export function postgresReads(pool: PreparingPool): ReadSql {
       return row as Row;
     });
   };
-  return Object.assign(read, { first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0] });
+  const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), types);
+  // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
+  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
+  return Object.assign(read, {
+    first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
+    byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
+  });
 }

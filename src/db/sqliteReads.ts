@@ -86,5 +86,5 @@ export function openSqliteReads(file: string): SqliteReads {
     const values = statement.get(query.values.map(bindable)) as unknown[] | undefined;
     return values === undefined ? undefined : (rowObject(columns, values) as Row);
   };
-  return { read: Object.assign(read, { first }), close: () => connection.close() };
+  return { read: Object.assign(read, { first, byKey: first }), close: () => connection.close() };
 }

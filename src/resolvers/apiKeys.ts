@@ -36,7 +36,7 @@ export const isValidAt = (key: StoredKey, now: Date) => key.expiresAt === null |
 export async function storedKey(read: ReadSql, hash: string): Promise<StoredKey | null> {
   // On the read path (src/db/adapterReads.ts): on SQLite for every request, on PostgreSQL for
   // the keys a process has not admitted before (src/resolvers/admittedKeys.ts).
-  const key = await read.first<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
+  const key = await read.byKey<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
     SELECT n.id, n.name, n.identifier_type, k.expires_at
     FROM api_keys k JOIN networks n ON n.id = k.network_id
     WHERE k.hash = ${hash}`);

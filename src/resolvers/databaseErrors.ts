@@ -49,8 +49,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // pg's own errors (hot reads on PostgreSQL, src/db/postgresReads.ts) carry the SQLSTATE.
   const sqlState = (error as { code?: unknown } | undefined)?.code;
   if (typeof sqlState === "string" && unavailableSqlStates.has(sqlState)) return true;
+  // "is not queryable": pg refusing a read sent to a client whose connection just failed.
   const text = String((error as Error | undefined)?.message ?? "");
-  return /Can't reach database server|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(
+  return /Can't reach database server|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|is not queryable|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(
     text,
   );
 }

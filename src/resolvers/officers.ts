@@ -30,7 +30,7 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
 export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
   // On the read path (src/db/adapterReads.ts): every dutytime call starts here.
-  const row = await ctx.db.read.first<{ id: number; network_id: number; identifier: string; name: string; created_at: Date | string }>(Prisma.sql`
+  const row = await ctx.db.read.byKey<{ id: number; network_id: number; identifier: string; name: string; created_at: Date | string }>(Prisma.sql`
     SELECT id, network_id, identifier, name, created_at FROM officers
     WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`);
   if (!row) throw notFound("Officer");

@@ -45,7 +45,7 @@ function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
   const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
   const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
   return {
-    total: async (networkId) => count(await read.first(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
+    total: async (networkId) => count(await read.byKey(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
     createdSince: async (networkId, since) => {
       const wholeHours = nextWholeHour(since);
       const partialHour = Prisma.join(

@@ -54,7 +54,7 @@ const vehicleOf = (row: VehicleRow): Vehicle => ({
 });
 
 export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {
-  const row = await read.first<VehicleRow>(Prisma.sql`
+  const row = await read.byKey<VehicleRow>(Prisma.sql`
     SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`);
   return row ? vehicleOf(row) : null;
 }
@@ -263,7 +263,7 @@ export interface KnownTotal {
  * vehicle_version (src/resolvers/searchTotals.ts).
  */
 export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<KnownTotal> {
-  const network = await read.first<{ total: number | string; version: number | string }>(
+  const network = await read.byKey<{ total: number | string; version: number | string }>(
     Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
   );
   if (!network) return { total: 0, version: "", networkVehicles: 0 };
