@@ -77,13 +77,13 @@ describePostgres("named statements on a PostgreSQL connection", () => {
   });
 });
 
-describePostgres("the hot reads' values on PostgreSQL", () => {
+describePostgres("the hot reads on PostgreSQL", () => {
   let fresh: FreshDatabase;
   let db: Database;
 
   beforeAll(async () => {
     fresh = await freshDatabase("postgresql");
-    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 1 });
+    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 4 });
   });
   afterAll(async () => {
     await db.close();
@@ -115,20 +115,6 @@ describePostgres("the hot reads' values on PostgreSQL", () => {
     } finally {
       await adapter.dispose();
     }
-  });
-});
-
-describePostgres("reads by key on PostgreSQL", () => {
-  let fresh: FreshDatabase;
-  let db: Database;
-
-  beforeAll(async () => {
-    fresh = await freshDatabase("postgresql");
-    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 4 });
-  });
-  afterAll(async () => {
-    await db.close();
-    await fresh.drop();
   });
 
   // src/db/pipelinedConnection.ts: concurrent reads by key share one pipelined connection.

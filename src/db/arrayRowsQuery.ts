@@ -26,8 +26,8 @@ class ArrayRowsResult extends pg.Result {
 
 /**
  * pg's Query made from a text and values rather than a config object, which pg copies by its
- * property descriptors at every query. Run it with `pool.query(query)`: the result is
- * pg's, its rows arrays.
+ * property descriptors at every query. Run it with runArrayRows or
+ * PipelinedConnection.query: the result is pg's, its rows arrays.
  */
 export class ArrayRowsQuery extends pg.Query {
   constructor(text: string, name: string | undefined, values: unknown[], typeParsers: TypeParsers) {

@@ -4,8 +4,9 @@
 // backend answers them back to back. Each in a pool connection of its own, such a read woke a
 // backend of its own, and the kernel's loopback work for the two sides was ~40% of a get by
 // id's CPU: under load at 10 connections a get by id went from ~0.8x to ~1.2x the floor's
-// req/s (before the floor read the same way). Only short reads go here: PostgreSQL answers a connection's statements in turn, so a
-// search's seconds would hold up every read behind it (they stay on the pool).
+// req/s (before the floor read the same way). Only short reads go here: PostgreSQL answers a
+// connection's statements in turn, so a search's seconds would hold up every read behind it
+// (they stay on the pool).
 import pg from "pg";
 import type { ArrayRowsQuery } from "./arrayRowsQuery";
 

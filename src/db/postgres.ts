@@ -39,7 +39,8 @@ export function openPostgres(
 ): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool; pipelined: PipelinedConnection } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
-  const pool = new PreparingPool(poolConfig(url, settings));
+  const config = poolConfig(url, settings);
+  const pool = new PreparingPool(config);
   // An idle connection that dies (server restart) must not crash the process: the pool drops it.
   // (The adapter listens too, once Prisma's client connects; the hot reads may come first.)
   pool.on("error", () => undefined);
@@ -56,6 +57,6 @@ export function openPostgres(
     adapter: factory.connection,
     pool,
     // One connection more than the pool's size, for the reads by key.
-    pipelined: new PipelinedConnection(poolConfig(url, settings)),
+    pipelined: new PipelinedConnection(config),
   };
 }

@@ -42,7 +42,7 @@ export class PreparingPool extends pg.Pool {
   // object of a kept text gains a name.
   override query(...args: unknown[]): never {
     const [config] = args;
-    // A submittable (src/db/postgresReads.ts ReadQuery) names itself.
+    // A query object (src/db/arrayRowsQuery.ts) names itself; copying it would break it.
     if (config && typeof config === "object" && !(config as QueryConfigWithName).name && !(config as Partial<pg.Submittable>).submit) {
       const name = this.names.get((config as QueryConfigWithName).text);
       if (name) args[0] = { ...(config as QueryConfigWithName), name };
