@@ -10,8 +10,8 @@ async function main() {
   const applied = await migrate(settings.databaseUrl);
   if (applied.length > 0) console.log(`applied migrations: ${applied.join(", ")}`);
   const db = await openDatabase(settings.databaseUrl, settings.pool);
-  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute } });
-  const server = await listen(app, settings.port, settings.host);
+  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits });
+  const server = await listen(app, settings.port, settings.host, settings.limits);
   console.log(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);
 
   let stopping = false;

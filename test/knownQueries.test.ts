@@ -5,6 +5,8 @@
 import { schema } from "../src/schema";
 import { createApp, type App } from "../src/server/app";
 import { jsonMediaTypeFor, knownQueries } from "../src/server/knownQueries";
+import { operationGuards } from "../src/server/guardedExecute";
+import { defaultLimits } from "../src/config/limits";
 import type { Context } from "../src/context";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
@@ -128,7 +130,8 @@ describe("answers equal Yoga's own", () => {
 });
 
 describe("which requests take the shortcut", () => {
-  const queries = knownQueries(schema);
+  const { documentLimits, execute } = operationGuards(schema, defaultLimits);
+  const queries = knownQueries(schema, documentLimits, execute);
   const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType }, now: service.clock.now });
   const header = (headers: Record<string, string>) => (name: string) => headers[name] ?? null;
   const json = header({ "content-type": "application/json" });

@@ -1,5 +1,6 @@
 // The service's settings, read once from the environment.
 import { databaseUrl, dataDir, defaultPoolSettings, type PoolSettings } from "./database";
+import { limitSpecs, type LimitName, type Limits } from "./limits";
 
 export interface Settings {
   port: number;
@@ -8,6 +9,7 @@ export interface Settings {
   databaseUrl: string;
   rateLimitPerMinute: number;
   pool: PoolSettings;
+  limits: Limits;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -27,6 +29,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: dataDir(env),
     databaseUrl: databaseUrl(env),
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 0, 0, 1_000_000_000),
+    limits: Object.fromEntries(
+      (Object.entries(limitSpecs) as [LimitName, (typeof limitSpecs)[LimitName]][]).map(([name, spec]) => [
+        name,
+        integer(env, spec.env, spec.default, 1, 1_000_000_000),
+      ]),
+    ) as Limits,
     pool: {
       size: integer(env, "DATABASE_POOL_SIZE", defaultPoolSettings.size, 1, 1000),
       statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT_MS", defaultPoolSettings.statementTimeoutMs, 0, 3_600_000),

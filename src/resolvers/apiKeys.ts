@@ -77,13 +77,20 @@ export async function regenerateApiKey(
 
 /**
  * Reads the key from X-API-Key or a Bearer token (`header` answers a request's header by its
- * lower-case name); both present and different is refused.
+ * lower-case name, several lines of one header joined by ", "). Two different keys, in the two
+ * headers or on two lines of one, are refused: which one was meant is not ours to guess.
  * Other Authorization schemes (a proxy's Basic auth, say) are not ours and are ignored.
  */
 export function apiKeyFromHeaders(header: (name: string) => string | null): string | null {
-  const headerKey = header("x-api-key")?.trim() || null;
+  const headerKey = header("x-api-key");
   const authorization = header("authorization");
-  const bearer = authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1] ?? null;
-  if (headerKey && bearer && headerKey !== bearer) return null;
-  return headerKey ?? bearer;
+  // The everyday case: one X-API-Key line.
+  if (headerKey !== null && authorization === null && !headerKey.includes(",")) return headerKey.trim() || null;
+  const keys = new Set<string>();
+  for (const value of headerKey?.split(",") ?? []) if (value.trim()) keys.add(value.trim());
+  for (const credentials of authorization?.split(",") ?? []) {
+    const bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(credentials)?.[1];
+    if (bearer) keys.add(bearer);
+  }
+  return keys.size === 1 ? keys.values().next().value! : null;
 }

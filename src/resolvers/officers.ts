@@ -4,7 +4,7 @@ import type { Prisma as PrismaClient } from "../db/client";
 import { Prisma, type Officer } from "../generated/prisma/client";
 import { storedInstant } from "../db/storedInstant";
 import { conflict, notFound } from "../errors";
-import { Validator, characterCount, messages } from "./validation";
+import { Validator, messages, textFault } from "./validation";
 import { isUniqueViolation } from "./databaseErrors";
 
 /**
@@ -20,8 +20,9 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
     check.fail("identifier", `The identifier must have the form type:value, e.g. ${network.identifierType}:12345.`);
   } else if (type !== network.identifierType) {
     check.fail("identifier", `The identifier type must be ${network.identifierType}.`);
-  } else if (characterCount(identifier) > 255) {
-    check.fail("identifier", messages.maxLength("identifier", 255));
+  } else {
+    const fault = textFault("identifier", identifier, 255);
+    if (fault) check.fail("identifier", fault);
   }
   check.throwIfInvalid();
   return identifier;
@@ -51,8 +52,8 @@ export async function addOfficer(
   checkIdentifier(network, input.identifier);
   const check = new Validator();
   const name = input.name.trim();
-  if (name === "") check.fail("name", messages.required("name"));
-  else if (characterCount(name) > 255) check.fail("name", messages.maxLength("name", 255));
+  const fault = name === "" ? messages.required("name") : textFault("name", name, 255);
+  if (fault) check.fail("name", fault);
   check.throwIfInvalid();
   try {
     return await prisma.officer.create({

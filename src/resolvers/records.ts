@@ -1,6 +1,6 @@
 // Mission reports, patient files and offender files: only what the statistics need.
 import type { Context } from "../context";
-import { Validator, characterCount, messages } from "./validation";
+import { Validator, textFault } from "./validation";
 
 export interface RecordInput {
   /** Omitted: now. Explicit null: the creation time is unknown (imported records). */
@@ -13,7 +13,8 @@ function creationTime(ctx: Context, input: RecordInput): Date | null {
 
 function optionalText(check: Validator, field: string, value: string | null | undefined): string | null {
   if (value == null) return null;
-  if (characterCount(value) > 255) check.fail(field, messages.maxLength(field, 255));
+  const fault = textFault(field, value, 255);
+  if (fault) check.fail(field, fault);
   return value;
 }
 

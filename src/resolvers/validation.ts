@@ -22,6 +22,7 @@ export const messages = {
   oneOf: (field: string, values: readonly string[]) =>
     `The selected ${attribute(field)} is invalid. Allowed: ${values.join(", ")}.`,
   prohibited: (field: string) => `The ${attribute(field)} field is prohibited.`,
+  noNul: (field: string) => `The ${attribute(field)} field must not contain NUL characters.`,
 };
 
 /** Collects messages per field and throws them all at once. */
@@ -39,6 +40,16 @@ export class Validator {
 
 /** Length in characters (code points), as a person counts them, not UTF-16 units. */
 export const characterCount = (value: string) => [...value].length;
+
+/**
+ * What is wrong with a text a client sends, or null: a NUL character (PostgreSQL refuses it and
+ * SQLite's reads stop at it, so it could not be stored alike on both), or more than `max` characters.
+ */
+export function textFault(field: string, value: string, max: number): string | null {
+  if (value.includes("\u0000")) return messages.noNul(field);
+  if (characterCount(value) > max) return messages.maxLength(field, max);
+  return null;
+}
 
 /** True for a real calendar date written YYYY-MM-DD (no 2026-02-30). */
 export function isCalendarDate(value: string): boolean {

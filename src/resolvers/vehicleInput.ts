@@ -1,5 +1,5 @@
 // The rules for vehicle fields, in the request field names of SPEC 2.1.
-import { Validator, characterCount, isCalendarDate, messages } from "./validation";
+import { Validator, isCalendarDate, messages, textFault } from "./validation";
 
 /** Vehicle fields as clients send them (create, PUT and PATCH alike). */
 export interface VehicleInput {
@@ -59,15 +59,16 @@ export function vehicleChanges(input: VehicleInput, { required }: { required: bo
     else if (input.plate === null) check.fail("plate", messages.string("plate"));
   } else {
     const plate = input.plate.trim();
-    if (plate === "") check.fail("plate", messages.required("plate"));
-    else if (characterCount(plate) > 32) check.fail("plate", messages.maxLength("plate", 32));
+    const fault = plate === "" ? messages.required("plate") : textFault("plate", plate, 32);
+    if (fault) check.fail("plate", fault);
     else changes.plate = plate;
   }
 
   for (const [field, column, max] of optionalTexts) {
     const value = input[field];
     if (value === undefined) continue;
-    if (value !== null && characterCount(value) > max) check.fail(field, messages.maxLength(field, max));
+    const fault = value === null ? null : textFault(field, value, max);
+    if (fault) check.fail(field, fault);
     else changes[column] = value;
   }
 

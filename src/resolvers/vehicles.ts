@@ -16,7 +16,7 @@ import {
   type VehicleOrder,
 } from "./vehicleQueries";
 import { notFound } from "../errors";
-import { Validator, messages } from "./validation";
+import { Validator, messages, textFault } from "./validation";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleChanges, type VehicleInput } from "./vehicleInput";
 import { deleteVehicleRow, insertVehicle, updateVehicleAsRead } from "./vehicleWrites";
 
@@ -78,7 +78,8 @@ function checkListArgs(args: VehicleListArgs) {
   const perPage = args.perPage ?? perPageDefault;
   if (page < 1) check.fail("page", messages.min("page", 1));
   if (perPage < 1 || perPage > perPageMax) check.fail("perPage", messages.between("perPage", 1, perPageMax));
-  if (args.search != null && [...args.search].length > 255) check.fail("search", messages.maxLength("search", 255));
+  const searchFault = args.search == null ? null : textFault("search", args.search, 255);
+  if (searchFault) check.fail("search", searchFault);
   check.throwIfInvalid();
   return { page, perPage };
 }

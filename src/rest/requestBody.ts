@@ -1,14 +1,35 @@
 // Reads a request's JSON body: 413 when it is too large, 415 when it is not JSON, 400 when it
 // is malformed.
+import { maxBodyBytes, maxJsonDepth } from "../config/limits";
 import { errorJson, type Reply } from "./responses";
 import type { IncomingRest } from "./incoming";
 
-/** No valid body comes near this (the longest field holds 5,000 characters). */
-export const maxBodyBytes = 1024 * 1024;
+/** The rest of such a body is dropped and the connection closed after the answer. */
+export const bodyTooLarge = () => errorJson(413, bodyTooLargeMessage);
 
-/** The rest of such a body is never read: the connection is closed after the answer. */
-export const bodyTooLarge = () =>
-  errorJson(413, `The request body must not exceed ${maxBodyBytes} bytes.`, { Connection: "close" });
+export const bodyTooLargeMessage = `The request body must not exceed ${maxBodyBytes} bytes.`;
+export const tooDeepMessage = `The request body must not be nested more than ${maxJsonDepth} levels deep.`;
+
+/**
+ * Whether JSON text nests at most `max` levels of arrays and objects: checked before JSON.parse,
+ * whose result is walked by recursive code (GraphQL's value coercion, JSON.stringify).
+ */
+export function nestsAtMost(text: string, max = maxJsonDepth): boolean {
+  if (text.length <= max) return true;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 92 /* \ */) i++;
+      else if (code === 34 /* " */) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 91 /* [ */ || code === 123 /* { */) {
+      if (++depth > max) return false;
+    } else if (code === 93 /* ] */ || code === 125 /* } */) depth--;
+  }
+  return true;
+}
 
 /** The body as text, or null as soon as it grows past the limit (chunked bodies included). */
 export async function readLimitedText(request: Request): Promise<string | null> {
@@ -47,6 +68,7 @@ export async function readJsonObject(incoming: IncomingRest): Promise<BodyResult
   if (!isJsonType(contentType)) {
     return { ok: false, reply: errorJson(415, "The request body must be JSON (Content-Type: application/json).") };
   }
+  if (!nestsAtMost(text)) return { ok: false, reply: errorJson(400, tooDeepMessage) };
   let body: unknown;
   try {
     body = JSON.parse(text);

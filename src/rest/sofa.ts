@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
 import { errorJson, validationJson, type Reply } from "./responses";
-import { compiledExecute } from "../server/compiledExecute";
+import type { Execute } from "../server/guardedExecute";
 
 /** The GraphQL operation behind each SOFA route; the public paths are mapped in routes.ts. */
 export const sofaRoutes = {
@@ -99,7 +99,7 @@ function sofaHandlers(router: ReturnType<typeof useSofa>): Map<SofaOperation, So
   return handlers;
 }
 
-export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date) {
+export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute) {
   const router = useSofa({
     basePath: "",
     schema,
@@ -107,7 +107,7 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     // VehiclePage.data is the vehicles themselves, not references to them.
     ignore: ["VehiclePage.data"],
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
-    execute: compiledExecute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
+    execute: execute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
     // SOFA passes on whatever the handler returns (typed as its own Response class).
     errorHandler: ((errors: ReadonlyArray<unknown>) => new SofaErrors(errors)) as unknown as NonNullable<
       Parameters<typeof useSofa>[0]["errorHandler"]

@@ -7,6 +7,7 @@ import {
   findVehicle,
   listVehicles,
   perPageDefault,
+  perPageMax,
   sortOrders,
   updateVehicle,
   vehicleSortFields,
@@ -49,7 +50,8 @@ const PageMetaType = builder.objectRef<PageMeta>("PageMeta").implement({
 
 const VehiclePageType = builder.objectRef<VehiclePage>("VehiclePage").implement({
   fields: (t) => ({
-    data: t.field({ type: [VehicleType], resolve: (page) => page.data }),
+    // The page's size is counted once, by `vehicles` below.
+    data: t.field({ type: [VehicleType], complexity: { field: 1, multiplier: 1 }, resolve: (page) => page.data }),
     meta: t.field({ type: PageMetaType, resolve: (page) => page.meta }),
   }),
 });
@@ -77,6 +79,9 @@ builder.queryFields((t) => ({
       page: t.arg.int({ description: "1-based, default 1." }),
       perPage: t.arg.int({ description: `1..100, default ${perPageDefault}.` }),
     },
+    // Each vehicle of the page costs its selected fields; an out-of-range perPage is refused by
+    // the resolver with its own message, so it counts as the most the resolver allows.
+    complexity: ({ perPage }) => ({ field: 1, multiplier: Math.min(Math.max(perPage ?? perPageDefault, 1), perPageMax) }),
     resolve: (_root, args, ctx) => listVehicles(ctx, args),
   }),
 }));

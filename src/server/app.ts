@@ -1,12 +1,15 @@
 // The whole HTTP application as a function of its dependencies: public endpoints, GraphQL at
-// /graphql, and the REST routes of SPEC.md. Every non-public request needs a valid API key.
-// REST requests, and GraphQL queries validated before (src/server/knownQueries.ts), are answered
-// from what the app reads of them (IncomingRest) with plain replies; the HTTP server passes them
-// in from node's request (src/server/nodeRequests.ts), App.fetch from a fetch Request.
-import { shouldRenderGraphiQL } from "graphql-yoga";
+// /graphql, and the REST routes of SPEC.md. Every non-public request needs a valid API key, and
+// nothing of a request but its method, path and headers is looked at before the key is
+// admitted: its body is read after (src/rest/incoming.ts). REST requests and GraphQL queries
+// validated before (src/server/knownQueries.ts) are answered with plain replies; other GraphQL
+// requests and the public endpoints through fetch Requests and Responses. The HTTP server passes
+// requests in from node's request (src/server/nodeRequests.ts), App.fetch from a fetch Request.
+import { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";
 import { schema } from "../schema";
+import { defaultLimits, type Limits } from "../config/limits";
 import { apiKeyFromHeaders } from "../resolvers/apiKeys";
 import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
@@ -14,67 +17,50 @@ import { logInternalError } from "../publicError";
 import { createRouter } from "../rest/router";
 import { restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";
-import { codeOf, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
-import type { GraphQLError } from "graphql";
+import { codeOf, ErrorCode, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
 import { errorJson, json, toResponse, type Reply } from "../rest/responses";
-import { incomingOfRequest, type IncomingRest } from "../rest/incoming";
-import { maxBodyBytes, readLimitedText } from "../rest/requestBody";
+import { declaresTooLargeBody, incomingOfRequest, type IncomingHttp } from "../rest/incoming";
+import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
-import { knownQueries } from "./knownQueries";
+import { operationGuards } from "./guardedExecute";
+import { documentTextOf, keptMediaTypeFor, knownQueries, refusalReply } from "./knownQueries";
+import { isLimitRefusal } from "./operationLimits";
 import { isPublicPath, publicEndpoints } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
+import { RequestBodyError } from "./requestBodies";
 import { Response } from "@whatwg-node/fetch";
 
 export interface AppDependencies {
   db: Database;
   now?: () => Date;
   rateLimit?: RateLimitOptions;
+  /** Limits other than the defaults (src/config/limits.ts). */
+  limits?: Partial<Limits>;
   /** false leaves every GraphQL request to Yoga's pipeline (tests compare both ways). */
   knownQueries?: boolean;
 }
 
+/** What the app answers: a plain reply, or a fetch Response (Yoga, GraphiQL, the public endpoints). */
+export type Answer = Reply | Response;
+
+export const isReply = (answer: Answer): answer is Reply => typeof (answer as Response).arrayBuffer !== "function";
+
 export interface App {
-  /** Any request: GraphQL, the public endpoints and REST. */
+  /** Any request, from a fetch Request. */
   fetch(request: Request): Promise<Response>;
-  /** Whether `rest` answers a path: every path but /graphql's and the public endpoints'. */
-  isRestPath(pathname: string): boolean;
-  /** A request to a REST path (an unknown path's 404 included); never throws. */
-  rest(incoming: IncomingRest): Promise<Reply>;
-  /**
-   * A request to /graphql when it is a query validated before (src/server/knownQueries.ts),
-   * answered without a fetch Request; null for any other, which `fetch` then answers. Never
-   * throws. `asRequest` makes the request with its body a fetch Request, for Yoga to answer a
-   * result with errors.
-   */
-  knownQuery(incoming: IncomingRest, asRequest: (body: string) => Request): Promise<Reply | null>;
+  /** Any request, as the app reads it; never throws. */
+  handle(incoming: IncomingHttp): Promise<Answer>;
 }
 
-/** A refusal in GraphQL's shape, with the code's HTTP status (no operation ran). */
-function graphqlRefusal(error: GraphQLError): Reply {
-  const code = codeOf(error)!;
-  const retryAfter = error.extensions.retryAfter;
-  const headers: Record<string, string> = retryAfter ? { "Retry-After": String(retryAfter) } : {};
-  return json(statusOfCode[code], { errors: [{ message: error.message, extensions: { code } }] }, headers);
-}
+/** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
+const graphqlMethods = "GET, HEAD, POST";
 
-const graphqlBodyTooLarge = () =>
-  json(413, { errors: [{ message: `The request body must not exceed ${maxBodyBytes} bytes.`, extensions: { code: "BAD_USER_INPUT" } }] }, {
-    Connection: "close",
-  });
-
-/** A fetch Response as a plain reply (Yoga's answers are JSON text; its length is set when sent). */
-async function replyOf(response: Response): Promise<Reply> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== "content-length") headers[name] = value;
-  });
-  return { status: response.status, headers, body: await response.text() };
-}
-
-export function createApp({ db, now = () => new Date(), rateLimit, knownQueries: answerKnown = true }: AppDependencies): App {
-  const graphql = createGraphqlServer(schema, db, now);
-  const queries = answerKnown ? knownQueries(schema) : null;
-  const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now)));
+export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true }: AppDependencies): App {
+  const limits: Limits = { ...defaultLimits, ...chosen };
+  const { documentLimits, execute } = operationGuards(schema, limits);
+  const graphql = createGraphqlServer(schema, db, now, documentLimits, execute);
+  const queries = answerKnown ? knownQueries(schema, documentLimits, execute) : null;
+  const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute)));
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
   const networkOfApiKey = admittedKeys(db.read, db.keyChanges);
@@ -99,42 +85,82 @@ export function createApp({ db, now = () => new Date(), rateLimit, knownQueries:
   }
 
   /**
-   * The request with a body of known size within the limit, or null when it is too large. The
-   * HTTP server declares every body's size (src/server/requestBodies.ts); a body of unknown
-   * length (the app called without it) is read here, within the limit.
+   * An answer of /graphql that runs no operation, in GraphQL's shape, as the client's Accept
+   * header asks (Yoga's choice: application/graphql-response+json when accepted, so that
+   * clients such as Apollo read the error's code), with this status.
    */
-  async function boundedBody(request: Request): Promise<Request | null> {
-    if (Number(request.headers.get("content-length") ?? 0) > maxBodyBytes) return null;
-    if (request.headers.has("content-length") || !request.body) return request;
-    const text = await readLimitedText(request);
-    if (text === null) return null;
-    return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+  function graphqlError(incoming: IncomingHttp, status: number, message: string, code: string, headers: Record<string, string> = {}): Reply {
+    const mediaType = keptMediaTypeFor(incoming.header("accept")) ?? "application/json";
+    return json(status, { errors: [{ message, extensions: { code } }] }, { ...headers, "Content-Type": `${mediaType}; charset=utf-8` });
   }
 
-  async function handleGraphql(received: Request): Promise<Response> {
-    const request = await boundedBody(received);
-    if (!request) return toResponse(graphqlBodyTooLarge());
+  /** A refusal by a domain error, with the code's HTTP status (no operation ran). */
+  function graphqlRefusal(incoming: IncomingHttp, error: GraphQLError): Reply {
+    const code = codeOf(error)!;
+    const retryAfter = error.extensions.retryAfter;
+    return graphqlError(incoming, statusOfCode[code], error.message, code, retryAfter ? { "Retry-After": String(retryAfter) } : {});
+  }
+
+  /** The query string of a GET: `variables` and `extensions`, when sent, are JSON objects (Yoga parses them). */
+  function badQueryString(incoming: IncomingHttp): string | null {
+    const search = incoming.url().searchParams;
+    for (const name of ["variables", "extensions"]) {
+      const text = search.get(name);
+      if (text === null || text === "") continue;
+      if (!nestsAtMost(text)) return `The ${name} parameter must not be nested more than 64 levels deep.`;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return `The ${name} parameter is not valid JSON.`;
+      }
+      if (typeof value !== "object" || Array.isArray(value)) return `The ${name} parameter must be a JSON object.`;
+    }
+    return null;
+  }
+
+  async function handleGraphql(incoming: IncomingHttp): Promise<Answer> {
+    const { method } = incoming;
+    if (method !== "GET" && method !== "HEAD" && method !== "POST") {
+      return graphqlError(incoming, 405, `The ${method} method is not supported for /graphql. Supported: ${graphqlMethods}.`, "METHOD_NOT_ALLOWED", {
+        Allow: graphqlMethods,
+      });
+    }
     // GraphiQL itself is a page anyone may load; the operations it sends carry the key.
-    if (shouldRenderGraphiQL(request)) return graphql.graphiql();
-    const admitted = await admit((name) => request.headers.get(name));
-    if ("refusal" in admitted) return toResponse(graphqlRefusal(admitted.refusal));
-    return graphql.handle(request, { network: admitted.network });
-  }
-
-  /** Admitted once: a result with errors goes to Yoga with the network already admitted. */
-  async function handleKnownQuery(incoming: IncomingRest, asRequest: (body: string) => Request): Promise<Reply | null> {
-    if (!queries || incoming.method !== "POST") return null;
-    const body = await incoming.text();
-    if (body === null) return graphqlBodyTooLarge();
-    const known = queries.recognize(incoming.method, incoming.header, body);
-    if (!known) return null;
+    if (method !== "POST" && incoming.header("accept")?.includes("text/html")) return graphql.graphiql();
     const admitted = await admit(incoming.header);
-    if ("refusal" in admitted) return graphqlRefusal(admitted.refusal);
+    if ("refusal" in admitted) return graphqlRefusal(incoming, admitted.refusal);
     const { network } = admitted;
-    return (await queries.answer(known, graphql.contextOf(network))) ?? replyOf(await graphql.handle(asRequest(body), { network }));
+    if (method !== "POST") {
+      const bad = badQueryString(incoming);
+      if (bad) return graphqlError(incoming, 400, bad, ErrorCode.BAD_USER_INPUT);
+      return overLimits(incoming, incoming.url().searchParams.get("query")) ?? graphql.handle(incoming.fetchRequest(null), { network });
+    }
+    const body = await incoming.text();
+    if (body === null) return graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT);
+    if (!nestsAtMost(body)) return graphqlError(incoming, 400, tooDeepMessage, ErrorCode.BAD_USER_INPUT);
+    const known = queries?.recognize(method, incoming.header, body);
+    const reply = known && (await queries!.answer(known, graphql.contextOf(network)));
+    return reply || overLimits(incoming, documentTextOf(body)) || graphql.handle(incoming.fetchRequest(body), { network });
   }
 
-  async function handleRest(incoming: IncomingRest): Promise<Reply> {
+  /**
+   * The refusal of a document over the length or token limit, before Yoga parses it: Yoga
+   * answers parse errors as the GraphQL-over-HTTP spec has it (200 under application/json), a
+   * refusal by a limit is a 400 whatever the media type.
+   */
+  function overLimits(incoming: IncomingHttp, text: string | null): Reply | null {
+    if (text === null) return null;
+    try {
+      documentLimits.parse(text);
+      return null;
+    } catch (error) {
+      if (!(error instanceof GraphQLError) || !isLimitRefusal(error)) return null;
+      return refusalReply([error], keptMediaTypeFor(incoming.header("accept")) ?? "application/json");
+    }
+  }
+
+  async function handleRest(incoming: IncomingHttp): Promise<Reply> {
     const match = matchRest(incoming.method, incoming.pathname);
     if (!match) return errorJson(404, "Not Found.");
     if ("reply" in match) return match.reply;
@@ -143,46 +169,33 @@ export function createApp({ db, now = () => new Date(), rateLimit, knownQueries:
     return match.route.handler({ incoming, params: match.params, network: admitted.network });
   }
 
-  /** Answers every error itself: 503 while the database is unreachable, else 500. */
-  async function answered<Answer>(answer: () => Promise<Answer>, asAnswer: (reply: Reply) => Answer): Promise<Answer> {
+  async function route(incoming: IncomingHttp): Promise<Answer> {
+    const { pathname } = incoming;
+    const isGraphql = pathname === "/graphql";
+    // A body declared too large is refused before anything else, without reading it.
+    if (declaresTooLargeBody(incoming)) return isGraphql ? graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT) : bodyTooLarge();
+    if (isGraphql) return handleGraphql(incoming);
+    if (isPublicPath(pathname)) return (await publicEndpoint(incoming.fetchRequest(null), incoming.url())) ?? errorJson(404, "Not Found.");
+    return handleRest(incoming);
+  }
+
+  /** Answers every error itself: a body that could not be read, 503 while the database is unreachable, else 500. */
+  async function handle(incoming: IncomingHttp): Promise<Answer> {
     try {
-      return await answer();
+      return await route(incoming);
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return asAnswer(restErrorReply([unavailable()]));
+      if (error instanceof RequestBodyError) return error.reply;
+      if (isDatabaseUnavailable(error)) return restErrorReply([unavailable()]);
       logInternalError(error);
-      return asAnswer(errorJson(500, "Server Error."));
+      return errorJson(500, "Server Error.");
     }
   }
 
-  const isRestPath = (pathname: string) => pathname !== "/graphql" && !isPublicPath(pathname);
-  const rest = (incoming: IncomingRest) => answered(() => handleRest(incoming), (reply) => reply);
-  const knownQuery = (incoming: IncomingRest, asRequest: (body: string) => Request) =>
-    answered<Reply | null>(() => handleKnownQuery(incoming, asRequest), (reply) => reply);
-
-  /** A GraphQL request as the HTTP server answers it: a known query, else through Yoga. */
-  async function fetchGraphql(received: Request, url: URL): Promise<Response> {
-    // The body is read once; Yoga gets it again in a new Request.
-    let body: Promise<string | null> | undefined;
-    const incoming = { ...incomingOfRequest(received, url), text: () => (body ??= readLimitedText(received)) };
-    const withBody = (text: string) => new Request(received.url, { method: received.method, headers: received.headers, body: text });
-    const reply = await knownQuery(incoming, withBody);
-    if (reply) return toResponse(reply);
-    const text = body && (await body);
-    const request = typeof text === "string" ? withBody(text) : received;
-    return answered(() => handleGraphql(request), toResponse);
-  }
-
   return {
-    isRestPath,
-    rest,
-    knownQuery,
+    handle,
     async fetch(request) {
-      const url = new URL(request.url);
-      const response = isRestPath(url.pathname)
-        ? toResponse(await rest(incomingOfRequest(request, url)))
-        : url.pathname === "/graphql"
-          ? await fetchGraphql(request, url)
-          : await answered(async () => (await publicEndpoint(request, url)) ?? (await handleGraphql(request)), toResponse);
+      const answer = await handle(incomingOfRequest(request, new URL(request.url)));
+      const response = isReply(answer) ? toResponse(answer) : answer;
       return request.method === "HEAD" ? new Response(null, response) : response;
     },
   };

@@ -8,7 +8,8 @@ import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
-import { compiledExecute } from "./compiledExecute";
+import type { Execute } from "./guardedExecute";
+import type { OperationLimitsCheck } from "./operationLimits";
 
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
@@ -27,7 +28,11 @@ query FirstPage {
 }
 `;
 
-/** Variables that do not fit their types: a GraphQL error of the request, without a code. */
+/**
+ * Variables that do not fit their types: a GraphQL error of the request, without a code. Under
+ * application/graphql-response+json such a request error answers 400 (the GraphQL-over-HTTP
+ * spec's rule; Yoga's `spec` flag), under application/json 200 as before.
+ */
 const isVariableError = (error: GraphQLError) =>
   !error.extensions?.code && !error.path && error.message.startsWith("Variable \"$");
 
@@ -42,7 +47,7 @@ const codeVariableErrors: Plugin = {
           isVariableError(error)
             ? new GraphQLError(error.message, {
                 nodes: error.nodes,
-                extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
+                extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT, http: { status: 400, spec: true } },
               })
             : error,
         ),
@@ -61,10 +66,14 @@ const renderGraphiqlOnDemand: typeof RenderGraphiQL = (options) => {
   return renderGraphiQL(options);
 };
 
-/** Operations run as compiled functions (src/server/compiledExecute.ts). */
-const compiledExecution: Plugin = {
-  onExecute: ({ setExecuteFn }) => setExecuteFn(compiledExecute as Parameters<typeof setExecuteFn>[0]),
-};
+/**
+ * Documents parsed within the limits, and operations run by the guarded execute function of
+ * every path (src/server/guardedExecute.ts).
+ */
+const limitedOperations = (limits: OperationLimitsCheck, execute: Execute): Plugin => ({
+  onParse: ({ setParseFn }) => setParseFn((source) => limits.parse(typeof source === "string" ? source : source.body)),
+  onExecute: ({ setExecuteFn }) => setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]),
+});
 
 /** Work a plugin leaves running after the response (none of ours does): errors are logged. */
 const leaveRunning = (work: unknown) => void Promise.resolve(work).catch(logInternalError);
@@ -87,6 +96,8 @@ export function createGraphqlServer(
   schema: GraphQLSchema,
   db: Database,
   now: () => Date,
+  limits: OperationLimitsCheck,
+  execute: Execute,
 ) {
   const contextOf = ({ network }: ServerContext): Context => ({ db, network, now });
   const options: YogaServerOptions<ServerContext, Context> = {
@@ -99,7 +110,10 @@ export function createGraphqlServer(
     // own limit would pipe every body through a web TransformStream.
     maxRequestBodySize: false,
     logging: false,
-    plugins: [compiledExecution, codeVariableErrors],
+    plugins: [limitedOperations(limits, execute), codeVariableErrors],
+    // Yoga would keep up to 1,000 parsed documents of any size, whoever sent them; the documents
+    // worth keeping are the known queries' (src/server/knownQueries.ts), bounded by length.
+    parserAndValidationCache: false,
     context: contextOf,
     maskedErrors: {
       isDev: false,

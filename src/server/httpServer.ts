@@ -1,54 +1,99 @@
-// Serves the app on node:http, and stops gracefully: stop accepting, finish requests in
-// flight, then let the caller close the database.
+// Serves the app on node:http with the connection limits of src/config/limits.ts, answers node's
+// own protocol errors in the contract's shape, and stops gracefully: stop accepting, finish
+// requests in flight, then let the caller close the database.
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
-import { createServerAdapter } from "@whatwg-node/server";
-import type { App } from "./app";
-import { readBodyFirst } from "./requestBodies";
+import type { Socket } from "node:net";
+import { isReply, type Answer, type App } from "./app";
+import type { Reply } from "../rest/responses";
+import { answerThenDiscard, bodyBudget } from "./requestBodies";
 import { sendResponse } from "./sendResponse";
-import { fetchRequestOf, incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
+import { incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
 import { logInternalError } from "../publicError";
+import { defaultLimits, type Limits } from "../config/limits";
 
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
 }
 
-export async function listen(app: App, port: number, host: string): Promise<RunningServer> {
-  const adapter = createServerAdapter((request: Request) => app.fetch(request));
+export type ConnectionLimits = Pick<
+  Limits,
+  "httpHeadersTimeoutMs" | "httpRequestTimeoutMs" | "httpKeepAliveTimeoutMs" | "httpMaxConnections" | "maxBodyBytesInFlight"
+>;
 
-  /**
-   * REST paths and known GraphQL queries are answered from node's request as it is; other
-   * GraphQL requests and the public endpoints through fetch.
-   */
-  async function answer(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
-    const incoming = incomingOfNodeRequest(request);
-    if (!incoming) return writeReply(invalidUrl(), response);
-    if (app.isRestPath(incoming.pathname)) return writeReply(await app.rest(incoming), response);
-    if (incoming.pathname === "/graphql") {
-      const reply = await app.knownQuery(incoming, (body) => fetchRequestOf(request, incoming, body));
-      if (reply) return writeReply(reply, response);
-    }
-    return sendResponse(await adapter.handleNodeRequestAndResponse(request, response), response, request);
+/** node's protocol errors (`clientError`), by the status node itself would answer. */
+function clientErrorStatus(code: string | undefined): number {
+  if (code === "HPE_HEADER_OVERFLOW") return 431;
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return 408;
+  return 400;
+}
+
+const clientErrorMessages: Record<number, string> = {
+  400: "The request is not valid HTTP.",
+  408: "The request was not received in time.",
+  431: "The request's headers are too large.",
+};
+
+/** A Response as a plain reply (the app's Responses are small JSON or HTML pages). */
+async function replyOf(response: Response): Promise<Reply> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== "content-length") headers[name] = value;
+  });
+  return { status: response.status, headers, body: await response.text() };
+}
+
+export async function listen(app: App, port: number, host: string, limits: ConnectionLimits = defaultLimits): Promise<RunningServer> {
+  const budget = bodyBudget(limits.maxBodyBytesInFlight);
+  /** Sockets with an answer under way: a protocol error there cannot be answered again. */
+  const answering = new WeakSet<Socket>();
+
+  async function send(answer: Answer, request: IncomingMessage, response: ServerResponse, bodyUnread: boolean): Promise<unknown> {
+    if (bodyUnread) return answerThenDiscard(request, response, isReply(answer) ? answer : await replyOf(answer));
+    return isReply(answer) ? writeReply(answer, response) : sendResponse(answer, response, request);
   }
 
-  const server = http.createServer((request, response) => {
-    readBodyFirst(request)
-      .then(
-        () => answer(request, response),
-        // The client went away while sending; nobody is left to answer.
-        () => request.destroy(),
-      )
-      // The app answers every error itself (500 JSON); this is the adapter or the socket failing.
-      .catch((error: unknown) => {
-        logInternalError(error);
-        if (response.headersSent) return void response.destroy();
-        response.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"message":"Server Error."}');
-      });
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+    const incoming = incomingOfNodeRequest(request, response, budget);
+    if (!incoming) return send(invalidUrl(), request, response, request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined);
+    const answered = await app.handle(incoming);
+    return send(answered, request, response, incoming.bodyUnread());
+  }
+
+  const onRequest = (request: IncomingMessage, response: ServerResponse) => {
+    answering.add(request.socket);
+    response.once("finish", () => answering.delete(request.socket));
+    answer(request, response).catch((error: unknown) => {
+      // The app answers every error itself; this is the socket or a Response's stream failing.
+      logInternalError(error);
+      if (response.headersSent) return void response.destroy();
+      response.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"message":"Server Error."}');
+    });
+  };
+
+  const server = http.createServer(
+    {
+      headersTimeout: limits.httpHeadersTimeoutMs,
+      requestTimeout: limits.httpRequestTimeoutMs,
+      // How often node checks those two: its default (30 s) would let them run that much longer.
+      connectionsCheckingInterval: 1_000,
+    },
+    onRequest,
+  );
+  // With this listener node sends no `100 Continue` by itself: the body is asked for only once
+  // the key is admitted (src/server/requestBodies.ts).
+  server.on("checkContinue", onRequest);
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable || answering.has(socket)) return void socket.destroy();
+    const status = clientErrorStatus(error.code);
+    const body = JSON.stringify({ message: clientErrorMessages[status] });
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
-  // Longer than the idle timeout of common load balancers and HTTP clients (60 s), so a client
-  // never reuses a connection at the moment the server closes it ("other side closed").
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  server.keepAliveTimeout = limits.httpKeepAliveTimeoutMs;
+  server.maxConnections = limits.httpMaxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());

@@ -4,15 +4,21 @@
 // pipeline (request parsers, envelop's hooks, result processors), which cost about half of a
 // list query's CPU. Everything else goes to Yoga unchanged: other methods and media types,
 // mutations, new or invalid documents, and every result with errors, which Yoga answers by
-// running the query again (queries change nothing) to give its own error response. A test
-// compares the answers of both ways byte for byte.
-import { getOperationAST, parse, validate, type DocumentNode, type GraphQLSchema } from "graphql";
+// running the query again (queries change nothing) to give its own error response; refusals
+// by the limits, which run nothing, are answered here in Yoga's shape. A test compares the
+// answers of both ways byte for byte. Only requests whose key was admitted come here, and the
+// documents kept are bounded by their total length.
+import { GraphQLError, getOperationAST, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { Reply } from "../rest/responses";
-import { compiledExecute } from "./compiledExecute";
+import type { Execute } from "./guardedExecute";
+import type { OperationLimitsCheck } from "./operationLimits";
+import { LengthBoundedCache } from "./lengthBoundedCache";
 
-/** Documents longer than this are left to Yoga's own cache: the known ones stay small. */
+/** Documents longer than this are left to Yoga: the known ones stay small. */
 const maxQueryLength = 10_000;
+/** The documents kept: at most this many, of at most this many characters in all. */
 const maxDocuments = 500;
+const maxDocumentCharacters = 1_000_000;
 
 /** The parameters of a GraphQL request, as Yoga accepts them in a JSON body. */
 interface GraphqlParams {
@@ -43,6 +49,16 @@ function paramsOf(body: string): GraphqlParams | null {
   if (extensions !== undefined && !isObjectOrNull(extensions)) return null;
   if (operationName !== undefined && operationName !== null && typeof operationName !== "string") return null;
   return params as unknown as GraphqlParams;
+}
+
+/** The `query` of a JSON body, when it is one with a text query. */
+export function documentTextOf(body: string): string | null {
+  try {
+    const query = (JSON.parse(body) as { query?: unknown } | null)?.query;
+    return typeof query === "string" ? query : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Media types of Yoga's result processors, in Yoga's order; only the last one is "regular". */
@@ -83,17 +99,39 @@ export function jsonMediaTypeFor(accept: string | null): string | null {
   return regular ? chosen : null;
 }
 
-/** Clients send a few distinct Accept headers, each over and over: the choice is kept per header. */
+/** Clients send a few distinct Accept headers, each over and over: the choice is kept per short header. */
 const mediaTypeByAccept = new Map<string | null, string | null>();
 const maxAcceptHeaders = 100;
+const maxKeptAcceptLength = 256;
 
-function keptMediaTypeFor(accept: string | null): string | null {
+export function keptMediaTypeFor(accept: string | null): string | null {
   let mediaType = mediaTypeByAccept.get(accept);
   if (mediaType === undefined) {
-    if (mediaTypeByAccept.size >= maxAcceptHeaders) mediaTypeByAccept.clear();
-    mediaTypeByAccept.set(accept, (mediaType = jsonMediaTypeFor(accept)));
+    mediaType = jsonMediaTypeFor(accept);
+    if (accept === null || accept.length <= maxKeptAcceptLength) {
+      if (mediaTypeByAccept.size >= maxAcceptHeaders) mediaTypeByAccept.clear();
+      mediaTypeByAccept.set(accept, mediaType);
+    }
   }
   return mediaType;
+}
+
+/**
+ * Errors that refuse the request as a whole (they carry their HTTP status: src/server/
+ * operationLimits.ts, src/server/keyFairness.ts) as Yoga answers them: the highest status, the
+ * errors' headers, and the errors without their `http` extension.
+ */
+export function refusalReply(errors: readonly GraphQLError[], mediaType: string): Reply | null {
+  if (!errors.every((error) => error.extensions?.http)) return null;
+  let status = 0;
+  const headers: Record<string, string> = { "Content-Type": `${mediaType}; charset=utf-8` };
+  const shown = errors.map((error) => {
+    const { http, ...extensions } = error.extensions as { http: { status?: number; headers?: Record<string, string> } };
+    status = Math.max(status, http.status ?? 0);
+    Object.assign(headers, http.headers);
+    return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions });
+  });
+  return { status: status || 200, headers, body: JSON.stringify({ errors: shown }) };
 }
 
 /** Yoga's test for a JSON body: the first of the listed content types, parameters allowed. */
@@ -109,20 +147,19 @@ export interface KnownQuery {
   mediaType: string;
 }
 
-export function knownQueries(schema: GraphQLSchema) {
+export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck, execute: Execute) {
   /** Valid query documents by their text; null for a text that is no valid query. */
-  const documents = new Map<string, DocumentNode | null>();
+  const documents = new LengthBoundedCache<DocumentNode | null>(maxDocuments, maxDocumentCharacters);
 
   function validQuery(params: GraphqlParams): DocumentNode | null {
     let document = documents.get(params.query);
     if (document === undefined) {
       try {
-        const parsed = parse(params.query);
+        const parsed = limits.parse(params.query);
         document = validate(schema, parsed).length === 0 ? parsed : null;
       } catch {
         document = null;
       }
-      if (documents.size >= maxDocuments) documents.clear();
       documents.set(params.query, document);
     }
     if (!document) return null;
@@ -144,16 +181,20 @@ export function knownQueries(schema: GraphQLSchema) {
       return params && document ? { params, document, mediaType } : null;
     },
 
-    /** The answer to a known query; null when its result has errors (Yoga answers those). */
+    /**
+     * The answer to a known query; null when its result has errors (Yoga answers those), but
+     * for refusals of the whole request, which are answered here.
+     */
     async answer({ params, document, mediaType }: KnownQuery, contextValue: unknown): Promise<Reply | null> {
-      const result = await compiledExecute({
+      const result: ExecutionResult = await execute({
         schema,
         document,
         contextValue,
         variableValues: params.variables ?? undefined,
         operationName: params.operationName ?? undefined,
       });
-      if (result.errors || result.extensions) return null;
+      if (result.errors) return result.data === undefined ? refusalReply(result.errors, mediaType) : null;
+      if (result.extensions) return null;
       return { status: 200, headers: { "Content-Type": `${mediaType}; charset=utf-8` }, body: JSON.stringify(result) };
     },
   };

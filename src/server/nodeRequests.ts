@@ -1,13 +1,10 @@
-// REST requests and known GraphQL queries straight from node's request to the app's plain
-// replies and back, without the fetch Request, Headers and Response objects of the server
-// adapter (src/rest/incoming.ts).
+// REST requests and GraphQL requests straight from node's request to the app and its plain
+// replies back, without the fetch Request, Headers and Response objects of a server adapter
+// (src/rest/incoming.ts); a fetch Request is made only for Yoga and the public endpoints.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { IncomingRest } from "../rest/incoming";
-import { maxBodyBytes } from "../rest/requestBody";
+import type { IncomingHttp } from "../rest/incoming";
 import { errorJson, type Reply } from "../rest/responses";
-
-/** node's request once src/server/requestBodies.ts has read its body. */
-type NodeRequestWithBody = IncomingMessage & { body?: Buffer };
+import { readBody, sendsBody, type BodyBudget } from "./requestBodies";
 
 /** A path of only these characters is its own URL pathname: nothing to encode, no dot segments. */
 const plainPath = /^\/[\w~/-]*$/;
@@ -19,22 +16,35 @@ function hostOf(request: IncomingMessage): string {
   return `${localAddress.includes(":") ? `[${localAddress}]` : localAddress}:${localPort}`;
 }
 
-/** Clients send the same few Host headers over and over: whether each makes a URL is kept. */
+/**
+ * Clients send the same few Host headers over and over: whether each makes a URL is kept, for
+ * a bounded number of short ones (this runs before the key is checked).
+ */
 const hostIsValid = new Map<string, boolean>();
 const maxHosts = 100;
+const maxKeptHostLength = 256;
 
 function makesUrl(host: string): boolean {
   let valid = hostIsValid.get(host);
   if (valid === undefined) {
-    if (hostIsValid.size >= maxHosts) hostIsValid.clear();
     // A host with a path or query part in it would parse, as another host.
-    hostIsValid.set(host, (valid = !/[/?#@\\]/.test(host) && URL.canParse(`http://${host}/`)));
+    valid = !/[/?#@\\]/.test(host) && URL.canParse(`http://${host}/`);
+    if (host.length <= maxKeptHostLength) {
+      if (hostIsValid.size >= maxHosts) hostIsValid.clear();
+      hostIsValid.set(host, valid);
+    }
   }
   return valid;
 }
 
-/** The request as the REST layer reads it; null when its target and Host make no URL. */
-export function incomingOfNodeRequest(request: NodeRequestWithBody): IncomingRest | null {
+/** A request whose body the app may not have read. */
+export interface NodeIncoming extends IncomingHttp {
+  /** Whether the request has a body the app has not read to its end. */
+  bodyUnread(): boolean;
+}
+
+/** The request as the app reads it; null when its target and Host make no URL. */
+export function incomingOfNodeRequest(request: IncomingMessage, response: ServerResponse, budget: BodyBudget): NodeIncoming | null {
   const target = request.url ?? "/";
   // An absolute-form target (a request through a proxy) carries its own host.
   const host = target.startsWith("/") ? hostOf(request) : null;
@@ -48,28 +58,41 @@ export function incomingOfNodeRequest(request: NodeRequestWithBody): IncomingRes
     if (!URL.canParse(base + target)) return null;
     url = new URL(base + target);
   }
-  return {
+  let body: Promise<string | null> | undefined;
+  let bodyEnded = !sendsBody(request);
+  const incoming: NodeIncoming = {
     method: request.method ?? "GET",
     pathname: url ? url.pathname : path,
     url: () => (url ??= new URL(base + target)),
     header(name) {
+      // node keeps only the first of several Authorization lines; the others count too.
+      if (name === "authorization" && request.headers.authorization !== undefined) return request.headersDistinct.authorization!.join(", ");
       const value = request.headers[name];
       return typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : null;
     },
-    async text() {
-      if (Number(request.headers["content-length"] ?? 0) > maxBodyBytes) return null;
-      return request.body?.toString("utf8") ?? "";
-    },
+    text: () =>
+      (body ??= readBody(request, response, budget).then((text) => {
+        bodyEnded = text !== null;
+        return text;
+      })),
+    fetchRequest: (text) => fetchRequestOf(request, incoming, text),
+    bodyUnread: () => !bodyEnded,
   };
+  return incoming;
 }
 
-/** node's request as a fetch Request with its body, for Yoga (src/server/app.ts `knownQuery`). */
-export function fetchRequestOf(request: IncomingMessage, incoming: IncomingRest, body: string): Request {
+/** node's request as a fetch Request with this body, for Yoga and the public endpoints. */
+function fetchRequestOf(request: IncomingMessage, incoming: IncomingHttp, body: string | null): Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
+  for (const [name, value] of Object.entries(request.headersDistinct)) {
+    for (const each of value ?? []) headers.append(name, each);
   }
-  return new Request(incoming.url(), { method: incoming.method, headers, body });
+  // The body was read (or none is passed on): the fetch Request's own framing describes it.
+  headers.delete("content-length");
+  headers.delete("transfer-encoding");
+  headers.delete("expect");
+  const method = incoming.method === "HEAD" ? "GET" : incoming.method;
+  return new Request(incoming.url(), { method, headers, body: method === "GET" ? null : body });
 }
 
 export const invalidUrl = () => errorJson(400, "The request's path and Host header do not make a valid URL.");

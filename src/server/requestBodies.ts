@@ -1,42 +1,109 @@
-// Request bodies are read on node's stream, before the request becomes a fetch Request: reading
-// them later through web streams (and Yoga's size-limiting TransformStream) cost a fifth of a
-// small GraphQL request's CPU. The server adapter takes a body found on `request.body` as is.
-import type { IncomingMessage } from "node:http";
-import { maxBodyBytes } from "../rest/requestBody";
+// Request bodies on node's stream: read only when the app asks (once the key is admitted), within
+// the size limit and a budget of bytes being read at once across all requests; and, for a
+// request answered without reading its body (a refusal, a body over the limit), the answer first
+// and then the rest of the upload read and dropped for a bounded time and size before the
+// connection closes, so that the client, still sending, sees the answer instead of a reset.
+// Reading on node's stream, not through web streams, keeps a small request's CPU low.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { discardAfterRefusal, maxBodyBytes } from "../config/limits";
+import { errorJson, type Reply } from "../rest/responses";
 
-type NodeRequestWithBody = IncomingMessage & { body?: Buffer };
+/** Why a body could not be read: the reply is the answer (if anyone is left to read it). */
+export class RequestBodyError extends Error {
+  constructor(readonly reply: Reply) {
+    super(reply.body ?? "");
+  }
+}
+
+/** Bytes of bodies being read at once, across requests. */
+export function bodyBudget(maxBytesInFlight: number) {
+  let inFlight = 0;
+  return {
+    take(bytes: number): boolean {
+      if (inFlight + bytes > maxBytesInFlight) return false;
+      inFlight += bytes;
+      return true;
+    },
+    give(bytes: number): void {
+      inFlight -= bytes;
+    },
+  };
+}
+export type BodyBudget = ReturnType<typeof bodyBudget>;
+
+/** Whether the request says it has a body (a length above 0, or chunked). */
+export function sendsBody(request: IncomingMessage): boolean {
+  const length = request.headers["content-length"];
+  return (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined;
+}
+
+const busy = () =>
+  new RequestBodyError(errorJson(503, "The service is reading too many request bodies. Please retry.", { "Retry-After": "1" }));
+const gone = () => new RequestBodyError(errorJson(400, "The request ended before its body."));
 
 /**
- * Reads the body into `request.body`, stopping at the limit. A body over the limit is left
- * unread and its Content-Length is set to the bytes seen: the app refuses it with 413 from that
- * header alone (and closes the connection). A chunked body gets its true Content-Length, so
- * the app never has to read a body of unknown length.
+ * The body as text, or null when it is over the limit (reading stops there; the rest is left to
+ * `answerThenDiscard`). A client that asked for `100 Continue` is told to go on only now.
  */
-export function readBodyFirst(request: NodeRequestWithBody): Promise<void> {
+export function readBody(request: IncomingMessage, response: ServerResponse, budget: BodyBudget): Promise<string | null> {
+  if (!sendsBody(request)) return Promise.resolve("");
   const declared = request.headers["content-length"];
-  if (declared !== undefined && Number(declared) > maxBodyBytes) return Promise.resolve();
-  if (declared === undefined && request.headers["transfer-encoding"] === undefined) return Promise.resolve();
+  if (declared !== undefined && Number(declared) > maxBodyBytes) return Promise.resolve(null);
+  // A chunked body may grow to the limit: its share of the budget is the limit.
+  const reserved = declared !== undefined ? Number(declared) : maxBodyBytes;
+  if (!budget.take(reserved)) return Promise.reject(busy());
+  if (request.headers.expect?.toLowerCase() === "100-continue") response.writeContinue();
   // Stream events, not an async iterator: a small body arrives in one chunk, and the iterator's
   // promise machinery cost more than reading it.
-  return new Promise((resolve, reject) => {
+  return new Promise<string | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const settle = () => {
+      request.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
+      budget.give(reserved);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size <= maxBodyBytes) return void chunks.push(chunk);
-      // Stopping early must leave the socket open for the 413.
-      request.off("data", onData).off("end", onEnd).off("error", reject).off("close", onClose).pause();
-      request.headers["content-length"] = String(size);
-      resolve();
+      settle();
+      request.pause();
+      resolve(null);
     };
     const onEnd = () => {
-      request.headers["content-length"] = String(size);
-      delete request.headers["transfer-encoding"];
-      if (size > 0) request.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-      resolve();
+      settle();
+      resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString("utf8"));
     };
-    // A client gone before the end: settled as an error (a no-op once resolved).
-    const onClose = () => reject(new Error("request closed before its body ended"));
-    request.on("data", onData).on("end", onEnd).on("error", reject).once("close", onClose);
+    const onClose = () => {
+      settle();
+      reject(gone());
+    };
+    request.on("data", onData).on("end", onEnd).on("error", onClose).once("close", onClose);
   });
+}
+
+/**
+ * Writes the reply while the request's body is still (partly) unread: head and body at once,
+ * then the upload read and dropped until it ends, or until the bound of size or time, and the
+ * connection closed. Closing at once would reset a connection the client is still writing to,
+ * and many clients then report the reset, not the answer.
+ */
+export function answerThenDiscard(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
+  const body = reply.body ?? "";
+  response.writeHead(reply.status, { ...reply.headers, "Content-Length": Buffer.byteLength(body), Connection: "close" });
+  response.write(body);
+  let dropped = 0;
+  const finish = (destroy: boolean) => {
+    clearTimeout(timer);
+    request.off("data", onData).off("end", onEnd);
+    response.end();
+    if (destroy) response.once("finish", () => request.socket.destroy());
+  };
+  const onData = (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > discardAfterRefusal.bytes) finish(true);
+  };
+  const onEnd = () => finish(false);
+  const timer = setTimeout(() => finish(true), discardAfterRefusal.ms);
+  request.on("data", onData).on("end", onEnd).once("close", () => clearTimeout(timer));
+  request.resume();
 }

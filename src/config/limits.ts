@@ -1,0 +1,88 @@
+// Every limit that protects the service from hostile or careless clients, declared once: its
+// environment variable, default and meaning. The settings reader, the README's table (a test
+// compares them) and the code that enforces each limit all take it from here.
+//
+// The defaults are chosen so that no game-server connector or dashboard query meets them:
+// every query in the README and GraphiQL's introspection pass with room to spare, and a page
+// of 100 vehicles with all their fields costs ~1,400 of the 5,000 a GraphQL operation may cost.
+
+export const limitSpecs = {
+  graphqlMaxDocumentLength: {
+    env: "GRAPHQL_MAX_DOCUMENT_LENGTH",
+    default: 20_000,
+    meaning: "characters of a GraphQL document (the `query` text)",
+  },
+  graphqlMaxTokens: { env: "GRAPHQL_MAX_TOKENS", default: 1_000, meaning: "tokens of a GraphQL document (names, punctuation, values)" },
+  graphqlMaxDepth: { env: "GRAPHQL_MAX_DEPTH", default: 10, meaning: "nesting of selections (introspection fields not counted)" },
+  graphqlMaxAliases: { env: "GRAPHQL_MAX_ALIASES", default: 15, meaning: "aliases in a GraphQL document" },
+  graphqlMaxDirectives: { env: "GRAPHQL_MAX_DIRECTIVES", default: 50, meaning: "directives in a GraphQL document" },
+  graphqlMaxRootFields: {
+    env: "GRAPHQL_MAX_ROOT_FIELDS",
+    default: 10,
+    meaning: "root fields of a mutation (e.g. `createVehicle` calls in one request)",
+  },
+  graphqlMaxCost: {
+    env: "GRAPHQL_MAX_COST",
+    default: 5_000,
+    meaning: "cost of an operation: 1 per field, the fields under `vehicles` once per `perPage`, of other lists 10 times, 400 per write",
+  },
+  keyMaxOperationsInFlight: {
+    env: "KEY_MAX_OPERATIONS_IN_FLIGHT",
+    default: 32,
+    meaning: "operations (REST or GraphQL) of one network's key running at once; more wait in line",
+  },
+  keyMaxCostInFlight: {
+    env: "KEY_MAX_COST_IN_FLIGHT",
+    default: 5_000,
+    meaning: "cost of one key's operations running at once (one of the costliest allowed); more wait in line",
+  },
+  keyMaxQueued: {
+    env: "KEY_MAX_QUEUED",
+    default: 64,
+    meaning: "operations of one key waiting in line; beyond it: `429` with `Retry-After`",
+  },
+  operationTimeoutMs: {
+    env: "OPERATION_TIMEOUT_MS",
+    default: 10_000,
+    meaning: "an operation waiting or running longer answers `503`",
+  },
+  maxBodyBytesInFlight: {
+    env: "MAX_BODY_BYTES_IN_FLIGHT",
+    default: 64 * 1024 * 1024,
+    meaning: "bytes of admitted requests' bodies being read at once; beyond it: `503` with `Retry-After`",
+  },
+  httpHeadersTimeoutMs: { env: "HTTP_HEADERS_TIMEOUT_MS", default: 10_000, meaning: "time to receive a request's headers; then `408`" },
+  httpRequestTimeoutMs: {
+    env: "HTTP_REQUEST_TIMEOUT_MS",
+    default: 30_000,
+    meaning: "time to receive a whole request, body included; then `408`",
+  },
+  httpKeepAliveTimeoutMs: {
+    env: "HTTP_KEEP_ALIVE_TIMEOUT_MS",
+    default: 65_000,
+    meaning: "an idle connection is closed after this (longer than the 60 s of common load balancers)",
+  },
+  httpMaxConnections: { env: "HTTP_MAX_CONNECTIONS", default: 1_000, meaning: "open connections; more are refused" },
+} as const;
+
+/**
+ * The cost of a write (each root field of a mutation), in the units of GRAPHQL_MAX_COST: a write
+ * holds the database (on SQLite, the whole process) about as long as reading a few hundred fields.
+ */
+export const writeCost = 400;
+
+/** Bytes of a request body; over it: 413. No valid body comes near it (the longest field holds 5,000 characters). */
+export const maxBodyBytes = 1024 * 1024;
+
+/** Levels of nesting of a JSON body; deeper: 400. No valid body has more than three. */
+export const maxJsonDepth = 64;
+
+/** After a refusal, the rest of an upload is read and dropped, up to this much and this long, so the client sees the answer. */
+export const discardAfterRefusal = { bytes: 16 * 1024 * 1024, ms: 10_000 };
+
+export type LimitName = keyof typeof limitSpecs;
+export type Limits = Record<LimitName, number>;
+
+export const defaultLimits: Limits = Object.fromEntries(
+  Object.entries(limitSpecs).map(([name, spec]) => [name, spec.default]),
+) as Limits;

@@ -1,0 +1,102 @@
+// Fairness between networks: one key's operations may hold only so many places and so much cost
+// at once (KEY_MAX_OPERATIONS_IN_FLIGHT, KEY_MAX_COST_IN_FLIGHT); more wait in line in the order
+// they came (up to KEY_MAX_QUEUED, then 429), and an operation waiting and running longer than
+// OPERATION_TIMEOUT_MS answers 503. Node runs one operation's JavaScript at a time, so what
+// another network waits for is what this key has running: bounding it bounds their wait.
+// A place is given back when the operation's work really ends, not when its request gave up
+// waiting for it, so a key cannot pile up work behind answered timeouts.
+import { GraphQLError } from "graphql";
+import type { Limits } from "../config/limits";
+import { ErrorCode } from "../errors";
+
+export type FairnessLimits = Pick<Limits, "keyMaxOperationsInFlight" | "keyMaxCostInFlight" | "keyMaxQueued" | "operationTimeoutMs">;
+
+/** The refusals of this module carry their HTTP status (no operation ran, or its answer is lost). */
+const lineFull = () =>
+  new GraphQLError("Too many operations of this key are running or waiting. Retry shortly.", {
+    extensions: { code: ErrorCode.RATE_LIMITED, retryAfter: 1, http: { status: 429, headers: { "Retry-After": "1" } } },
+  });
+
+const tooLong = (ms: number) =>
+  new GraphQLError(`The operation did not finish within ${ms} ms.`, {
+    extensions: { code: ErrorCode.UNAVAILABLE, http: { status: 503 } },
+  });
+
+interface Waiting {
+  cost: number;
+  start(): void;
+}
+
+/** One key's operations: those running, and those waiting for a place. */
+interface Line {
+  running: number;
+  cost: number;
+  waiting: Waiting[];
+}
+
+export function keyFairness(limits: FairnessLimits) {
+  const lines = new Map<number | string, Line>();
+
+  const fits = (line: Line, cost: number) =>
+    line.running === 0 || (line.running < limits.keyMaxOperationsInFlight && line.cost + cost <= limits.keyMaxCostInFlight);
+
+  function release(key: number | string, line: Line, cost: number) {
+    line.running -= 1;
+    line.cost -= cost;
+    while (line.waiting.length > 0 && fits(line, line.waiting[0].cost)) line.waiting.shift()!.start();
+    if (line.running === 0 && line.waiting.length === 0) lines.delete(key);
+  }
+
+  return {
+    /**
+     * Runs `work` for `key` when the key has a place for an operation of this cost; its result,
+     * or a refusal (line full: RATE_LIMITED, too long: UNAVAILABLE) as `refused` makes it.
+     */
+    run<Result>(key: number | string, cost: number, work: () => Result | Promise<Result>, refused: (error: GraphQLError) => Result): Promise<Result> {
+      let line = lines.get(key);
+      if (!line) lines.set(key, (line = { running: 0, cost: 0, waiting: [] }));
+      const current = line;
+      const weight = Math.min(cost, limits.keyMaxCostInFlight);
+      if (current.waiting.length === 0 && fits(current, weight)) {
+        current.running += 1;
+        current.cost += weight;
+        return withDeadline(Promise.resolve().then(work), limits.operationTimeoutMs, refused, () => release(key, current, weight));
+      }
+      if (current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
+
+      return new Promise<Result>((resolve) => {
+        const waiting: Waiting = {
+          cost: weight,
+          start() {
+            clearTimeout(timer);
+            current.running += 1;
+            current.cost += weight;
+            const left = Math.max(1, limits.operationTimeoutMs - (Date.now() - since));
+            resolve(withDeadline(Promise.resolve().then(work), left, refused, () => release(key, current, weight)));
+          },
+        };
+        const since = Date.now();
+        const timer = setTimeout(() => {
+          current.waiting.splice(current.waiting.indexOf(waiting), 1);
+          resolve(refused(tooLong(limits.operationTimeoutMs)));
+        }, limits.operationTimeoutMs);
+        current.waiting.push(waiting);
+      });
+    },
+  };
+
+  /** The work's result, or the refusal once `ms` have passed; `done` runs when the work ends. */
+  function withDeadline<Result>(work: Promise<Result>, ms: number, refused: (error: GraphQLError) => Result, done: () => void): Promise<Result> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<Result>((resolve) => {
+      timer = setTimeout(() => resolve(refused(tooLong(limits.operationTimeoutMs))), ms);
+    });
+    const finished = work.finally(() => {
+      clearTimeout(timer);
+      done();
+    });
+    return Promise.race([finished, deadline]);
+  }
+}
+
+export type KeyFairness = ReturnType<typeof keyFairness>;
