@@ -5,7 +5,7 @@
 // validated before (src/server/knownQueries.ts) are answered with plain replies; other GraphQL
 // requests and the public endpoints through fetch Requests and Responses. The HTTP server passes
 // requests in from node's request (src/server/nodeRequests.ts), App.fetch from a fetch Request.
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";
 import { schema } from "../schema";
@@ -24,7 +24,6 @@ import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
 import { documentTextOf, keptMediaTypeFor, knownQueries, refusalReply } from "./knownQueries";
-import { isLimitRefusal } from "./operationLimits";
 import { isPublicPath, publicEndpoints } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
 import { RequestBodyError } from "./requestBodies";
@@ -145,19 +144,13 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   }
 
   /**
-   * The refusal of a document over the length or token limit, before Yoga parses it: Yoga
-   * answers parse errors as the GraphQL-over-HTTP spec has it (200 under application/json), a
+   * The refusal of a document over a limit, before Yoga validates it: Yoga answers parse and
+   * validation errors as the GraphQL-over-HTTP spec has it (200 under application/json), a
    * refusal by a limit is a 400 whatever the media type.
    */
   function overLimits(incoming: IncomingHttp, text: string | null): Reply | null {
-    if (text === null) return null;
-    try {
-      documentLimits.parse(text);
-      return null;
-    } catch (error) {
-      if (!(error instanceof GraphQLError) || !isLimitRefusal(error)) return null;
-      return refusalReply([error], keptMediaTypeFor(incoming.header("accept")) ?? "application/json");
-    }
+    const refusal = text === null ? null : documentLimits.refusalOfText(text);
+    return refusal && refusalReply([refusal], keptMediaTypeFor(incoming.header("accept")) ?? "application/json");
   }
 
   async function handleRest(incoming: IncomingHttp): Promise<Reply> {

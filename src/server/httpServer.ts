@@ -45,10 +45,12 @@ async function replyOf(response: Response): Promise<Reply> {
 
 export async function listen(app: App, port: number, host: string, limits: ConnectionLimits = defaultLimits): Promise<RunningServer> {
   const budget = bodyBudget(limits.maxBodyBytesInFlight);
-  /** Sockets with an answer under way: a protocol error there cannot be answered again. */
-  const answering = new WeakSet<Socket>();
+  /** The answer under way on a socket: a protocol error in its body is answered through it. */
+  const answering = new WeakMap<Socket, ServerResponse>();
 
   async function send(answer: Answer, request: IncomingMessage, response: ServerResponse, bodyUnread: boolean): Promise<unknown> {
+    // Answered already: a protocol error in the request's body (clientError below).
+    if (response.headersSent) return;
     if (bodyUnread) return answerThenDiscard(request, response, isReply(answer) ? answer : await replyOf(answer));
     return isReply(answer) ? writeReply(answer, response) : sendResponse(answer, response, request);
   }
@@ -61,7 +63,7 @@ export async function listen(app: App, port: number, host: string, limits: Conne
   }
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
-    answering.add(request.socket);
+    answering.set(request.socket, response);
     response.once("finish", () => answering.delete(request.socket));
     answer(request, response).catch((error: unknown) => {
       // The app answers every error itself; this is the socket or a Response's stream failing.
@@ -84,12 +86,20 @@ export async function listen(app: App, port: number, host: string, limits: Conne
   // the key is admitted (src/server/requestBodies.ts).
   server.on("checkContinue", onRequest);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
-    if (error.code === "ECONNRESET" || !socket.writable || answering.has(socket)) return void socket.destroy();
+    if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
     const status = clientErrorStatus(error.code);
     const body = JSON.stringify({ message: clientErrorMessages[status] });
+    const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" };
+    // In a request's body (a bad chunk): the request's own response answers, unless it has begun.
+    const response = answering.get(socket);
+    if (response) {
+      if (response.headersSent) return void socket.destroy();
+      response.writeHead(status, headers).end(body, () => socket.destroy());
+      return;
+    }
     socket.end(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`,
     );
   });
   server.keepAliveTimeout = limits.httpKeepAliveTimeoutMs;

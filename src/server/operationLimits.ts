@@ -164,6 +164,22 @@ export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) 
     },
 
     /**
+     * The refusal of a client's document text by the limits that need no schema: length, tokens
+     * and structure (depth, aliases, directives, root fields); null when it is within them, or
+     * is no document at all (GraphQL's own errors say why). Checked before the document is
+     * validated, so that no validation rule walks a document past these limits.
+     */
+    refusalOfText(text: string): GraphQLError | null {
+      let document: DocumentNode;
+      try {
+        document = this.parse(text);
+      } catch (error) {
+        return error instanceof GraphQLError && isLimitRefusal(error) ? error : null;
+      }
+      return structureRefusal(document);
+    },
+
+    /**
      * The refusal of an operation by a limit, or its cost when it is within them. The document is
      * a valid one (validated against the schema before).
      */

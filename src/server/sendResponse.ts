@@ -5,7 +5,7 @@
 // Anything else (streams, empty bodies, HEAD) is left to the adapter's writer.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendNodeResponse } from "@whatwg-node/server";
-import { Headers, Response } from "@whatwg-node/fetch";
+import { Response } from "@whatwg-node/fetch";
 
 /** @whatwg-node/fetch's Response keeps a string body as it was given (its own writer reads it so). */
 interface PonyfillResponse extends Response {
@@ -18,15 +18,15 @@ export function sendResponse(response: PonyfillResponse, nodeResponse: ServerRes
   if (response.bodyType !== "String" || typeof body !== "string" || nodeResponse.headersSent) {
     // Yoga's event streams say `Connection: keep-alive`, which would override a client's `close`.
     if (response.headers.has("connection")) {
-      const headers = new Headers(response.headers);
-      headers.delete("connection");
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => name.toLowerCase() !== "connection" && (headers[name] = value));
       response = new Response(response.body, { status: response.status, statusText: response.statusText, headers });
     }
     return sendNodeResponse(response, nodeResponse, nodeRequest, true);
   }
   const headers: Record<string, string> = {};
   // node decides whether the connection stays open, from the request and its own state.
-  response.headers.forEach((value, name) => name !== "connection" && (headers[name] = value));
+  response.headers.forEach((value, name) => name.toLowerCase() !== "connection" && (headers[name] = value));
   nodeResponse.writeHead(response.status, response.statusText, headers);
   nodeResponse.end(body);
   return undefined;
