@@ -28,7 +28,9 @@ export interface ServiceProcess {
 /** Starts `src/main.ts` with the given environment; resolves once it listens. */
 export async function startServiceProcess(env: Record<string, string>, timeoutMs = 20_000): Promise<ServiceProcess> {
   const port = await freePort();
-  const child = spawn(tsx, ["src/main.ts"], {
+  // node with tsx's loader, not tsx's own binary: that one runs the service in a child process of
+  // its own, which a SIGKILL of the parent would leave running.
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: repoRoot,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -8,6 +8,7 @@ import { listen } from "../../src/server/httpServer";
 import { createNetwork } from "../../src/admin/networks";
 import { addOfficer } from "../../src/resolvers/officers";
 import type { RateLimitOptions } from "../../src/server/rateLimit";
+import { defaultLimits, type Limits } from "../../src/config/limits";
 import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
 
 export { temporaryDir, testProvider };
@@ -46,14 +47,15 @@ export interface TestNetwork {
   officer(value: string, name?: string): Promise<{ id: number; identifier: string; name: string }>;
 }
 
-export async function startService(options: { rateLimit?: RateLimitOptions } = {}): Promise<TestService> {
+export async function startService(options: { rateLimit?: RateLimitOptions; limits?: Partial<Limits> } = {}): Promise<TestService> {
   const dataDir = temporaryDir();
   const database: FreshDatabase = await freshDatabase();
   const url = database.url;
   await migrate(url);
   const db = await openDatabase(url);
   const clock = new TestClock();
-  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit }), 0, "127.0.0.1");
+  const limits = { ...defaultLimits, ...options.limits };
+  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits }), 0, "127.0.0.1", limits);
   let counter = 0;
 
   return {
