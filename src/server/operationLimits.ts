@@ -15,6 +15,9 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
   type ValidationRule,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
 } from "graphql";
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
@@ -71,6 +74,34 @@ function rootFieldCount(operation: OperationDefinitionNode, fragment: (name: str
   return count;
 }
 
+interface CostShape {
+  /** The operation with its fragments. */
+  operation: DocumentNode;
+  /** The variables the cost depends on: those in arguments of fields whose cost is computed. */
+  variables: string[];
+  costs: Map<string, number | null>;
+}
+
+const maxCostsPerDocument = 64;
+
+/** The variables used in arguments of fields whose complexity is a function of their arguments. */
+function costVariables(schema: GraphQLSchema, operation: DocumentNode): string[] {
+  const found = new Set<string>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    operation,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        if (typeof typeInfo.getFieldDef()?.extensions?.complexity !== "function") return;
+        for (const argument of node.arguments ?? []) {
+          visit(argument.value, { Variable: (variable) => void found.add(variable.name.value) });
+        }
+      },
+    }),
+  );
+  return [...found].sort();
+}
+
 /** Root fields of each mutation: each is a write of its own. */
 function rootFieldsRule(max: number, report: (error: GraphQLError) => void): ValidationRule {
   return (context) => ({
@@ -85,8 +116,8 @@ function rootFieldsRule(max: number, report: (error: GraphQLError) => void): Val
 export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) {
   /** The refusal by a structural limit, per document (it does not depend on variables). */
   const structureRefusals = new WeakMap<DocumentNode, GraphQLError | null>();
-  /** The cost of documents without variables, per document and operation name. */
-  const fixedCosts = new WeakMap<DocumentNode, Map<string, number | null>>();
+  /** Per document and operation name: the variables the cost depends on, and the costs seen. */
+  const costShapes = new WeakMap<DocumentNode, Map<string, CostShape>>();
 
   function structureRefusal(document: DocumentNode): GraphQLError | null {
     let refusal = structureRefusals.get(document);
@@ -117,31 +148,35 @@ export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) 
     return refusal;
   }
 
-  /** The operation's cost, or null when it cannot be measured (its variables do not fit: execution reports that). */
+  /**
+   * The operation's cost, or null when it cannot be measured (its variables do not fit: execution
+   * reports that). Costs are kept per document by the values of the few variables they depend
+   * on (a page's perPage), so a document sent again costs a look-up.
+   */
   function costOf(document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): number | null {
-    const operation = operationDocument(document, operationName);
-    if (!operation) return null;
-    const hasVariables = (operation.definitions[0] as OperationDefinitionNode).variableDefinitions?.length;
-    // Most documents have no variables: their cost is the same every time.
     const name = operationName ?? "";
-    const kept = hasVariables ? undefined : fixedCosts.get(document)?.get(name);
-    if (kept !== undefined) return kept;
-    const definition = operation.definitions[0] as OperationDefinitionNode;
+    let byName = costShapes.get(document);
+    if (!byName) costShapes.set(document, (byName = new Map()));
+    let shape = byName.get(name);
+    if (!shape) {
+      const operation = operationDocument(document, operationName);
+      if (!operation) return null;
+      byName.set(name, (shape = { operation, variables: costVariables(schema, operation), costs: new Map() }));
+    }
+    const key = shape.variables.length === 0 ? "" : JSON.stringify(shape.variables.map((variable) => variables?.[variable] ?? null));
+    let cost = shape.costs.get(key);
+    if (cost !== undefined) return cost;
+    const definition = shape.operation.definitions[0] as OperationDefinitionNode;
     const fragments = new Map(
-      operation.definitions.flatMap((each) => (each.kind === Kind.FRAGMENT_DEFINITION ? [[each.name.value, each] as const] : [])),
+      shape.operation.definitions.flatMap((each) => (each.kind === Kind.FRAGMENT_DEFINITION ? [[each.name.value, each] as const] : [])),
     );
-    const writes = definition.operation === "mutation" ? rootFieldCount(definition, (name) => fragments.get(name)) : 0;
-    let cost: number | null;
+    const writes = definition.operation === "mutation" ? rootFieldCount(definition, (fragment) => fragments.get(fragment)) : 0;
     try {
-      cost = complexityFromQuery(operation, { schema, variables: variables ?? {} }).complexity + writes * writeCost;
+      cost = complexityFromQuery(shape.operation, { schema, variables: variables ?? {} }).complexity + writes * writeCost;
     } catch {
       cost = null;
     }
-    if (!hasVariables) {
-      let byName = fixedCosts.get(document);
-      if (!byName) fixedCosts.set(document, (byName = new Map()));
-      byName.set(name, cost);
-    }
+    if (shape.costs.size < maxCostsPerDocument) shape.costs.set(key, cost);
     return cost;
   }
 
