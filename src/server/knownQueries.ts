@@ -155,8 +155,9 @@ export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck
     let document = documents.get(params.query);
     if (document === undefined) {
       try {
+        // A document over a structural limit is left to Yoga's path, which refuses it (src/server/app.ts).
         const parsed = limits.parse(params.query);
-        document = validate(schema, parsed).length === 0 ? parsed : null;
+        document = !limits.structureRefusal(parsed) && validate(schema, parsed).length === 0 ? parsed : null;
       } catch {
         document = null;
       }

@@ -181,6 +181,8 @@ export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) 
   }
 
   return {
+    structureRefusal,
+
     /**
      * Parses a client's document within the length and token limits. Throws the refusal, or
      * graphql-js's syntax error, as a GraphQLError with HTTP status 400.
