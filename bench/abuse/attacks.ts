@@ -144,6 +144,22 @@ export function attacks(options: { maxAliases: number }): Attack[] {
       },
     },
     {
+      id: "6c",
+      name: "one key: 10 aliased createVehicle per request (the most allowed)",
+      run: (context) => httpAttack(context, (i) => post(graphqlBody(createVehicleAliases(i, 10)), keyed(context.fixture.attacker.apiKey))),
+      async after(url, fixture) {
+        return [`network B holds ${(await vehicleCount(url, fixture.attacker.apiKey)) ?? "?"} vehicles afterwards (100 before)`];
+      },
+    },
+    {
+      id: "6d",
+      name: "one key: 10 aliased toggleDutytime per request (the most allowed)",
+      run: (context) => {
+        const body = graphqlBody(toggleAliases(context.fixture.attacker.officer, 10));
+        return httpAttack(context, () => post(body, keyed(context.fixture.attacker.apiKey)));
+      },
+    },
+    {
       id: "7",
       name: "one key: 5 MiB POST /vehicles (Node's fetch)",
       run: async (context) => ({
