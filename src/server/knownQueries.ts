@@ -154,13 +154,16 @@ export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck
   function validQuery(params: GraphqlParams): DocumentNode | null {
     let document = documents.get(params.query);
     if (document === undefined) {
+      // Only a document within the limits is kept (as a valid query, or as not one); one over
+      // them is left to Yoga's path, which refuses it (src/server/app.ts).
+      let parsed: DocumentNode;
       try {
-        // A document over a structural limit is left to Yoga's path, which refuses it (src/server/app.ts).
-        const parsed = limits.parse(params.query);
-        document = !limits.structureRefusal(parsed) && validate(schema, parsed).length === 0 ? parsed : null;
+        parsed = limits.parse(params.query);
       } catch {
-        document = null;
+        return null;
       }
+      if (limits.structureRefusal(parsed)) return null;
+      document = validate(schema, parsed).length === 0 ? parsed : null;
       documents.set(params.query, document);
     }
     if (!document) return null;
