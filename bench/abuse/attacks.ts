@@ -1,6 +1,7 @@
 // The attacks of the issue, one row of the results each. An attack runs while its signal is not
 // aborted (the victim's measured time), and returns what the attacker got back plus notes for the
 // table. Attacks "without key" send no X-API-Key at all; keyed ones use the attacker network's.
+import { defaultLimits } from "../../src/config/limits";
 import { badInput } from "./badInput";
 import { bisectedQuery } from "./worstQuery";
 import {
@@ -145,17 +146,18 @@ export function attacks(options: { maxAliases: number }): Attack[] {
     },
     {
       id: "6c",
-      name: "one key: 10 aliased createVehicle per request (the most allowed)",
-      run: (context) => httpAttack(context, (i) => post(graphqlBody(createVehicleAliases(i, 10)), keyed(context.fixture.attacker.apiKey))),
+      name: `one key: ${defaultLimits.graphqlMaxRootFields} aliased createVehicle per request (the most allowed)`,
+      run: (context) =>
+        httpAttack(context, (i) => post(graphqlBody(createVehicleAliases(i, defaultLimits.graphqlMaxRootFields)), keyed(context.fixture.attacker.apiKey))),
       async after(url, fixture) {
         return [`network B holds ${(await vehicleCount(url, fixture.attacker.apiKey)) ?? "?"} vehicles afterwards (100 before)`];
       },
     },
     {
       id: "6d",
-      name: "one key: 10 aliased toggleDutytime per request (the most allowed)",
+      name: `one key: ${defaultLimits.graphqlMaxRootFields} aliased toggleDutytime per request (the most allowed)`,
       run: (context) => {
-        const body = graphqlBody(toggleAliases(context.fixture.attacker.officer, 10));
+        const body = graphqlBody(toggleAliases(context.fixture.attacker.officer, defaultLimits.graphqlMaxRootFields));
         return httpAttack(context, () => post(body, keyed(context.fixture.attacker.apiKey)));
       },
     },

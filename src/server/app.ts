@@ -9,7 +9,7 @@ import type { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";
 import { schema } from "../schema";
-import { defaultLimits, type Limits } from "../config/limits";
+import { defaultLimits, maxJsonDepth, type Limits } from "../config/limits";
 import { apiKeyFromHeaders } from "../resolvers/apiKeys";
 import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
@@ -106,7 +106,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     for (const name of ["variables", "extensions"]) {
       const text = search.get(name);
       if (text === null || text === "") continue;
-      if (!nestsAtMost(text)) return `The ${name} parameter must not be nested more than 64 levels deep.`;
+      if (!nestsAtMost(text)) return `The ${name} parameter must not be nested more than ${maxJsonDepth} levels deep.`;
       let value: unknown;
       try {
         value = JSON.parse(text);
