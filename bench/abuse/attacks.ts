@@ -37,8 +37,8 @@ export interface AttackOutcome {
 export interface Attack {
   id: string;
   name: string;
-  /** The headline row: the victim's p99 target is checked on it. */
-  headline?: boolean;
+  /** One key's worst allowed work (a query at the limits, a full batch of writes): the victim's p99 target is checked on it. */
+  worstAllowed?: boolean;
   /** Work before the measured run, on servers of its own (attack 5's bisection); returns notes. */
   prepare?(start: () => Promise<ServiceProcess>, fixture: Fixture): Promise<string[]>;
   run(context: AttackContext): Promise<AttackOutcome>;
@@ -118,7 +118,7 @@ export function attacks(options: { maxAliases: number }): Attack[] {
     {
       id: "5",
       name: "one key: worst allowed query (most vehicles(perPage:100) aliases accepted)",
-      headline: true,
+      worstAllowed: true,
       prepare: worst.prepare,
       run: (context) => {
         const aliases = Math.max(1, worst.aliases());
@@ -147,6 +147,7 @@ export function attacks(options: { maxAliases: number }): Attack[] {
     {
       id: "6c",
       name: `one key: ${defaultLimits.graphqlMaxRootFields} aliased createVehicle per request (the most allowed)`,
+      worstAllowed: true,
       run: (context) =>
         httpAttack(context, (i) => post(graphqlBody(createVehicleAliases(i, defaultLimits.graphqlMaxRootFields)), keyed(context.fixture.attacker.apiKey))),
       async after(url, fixture) {
@@ -156,6 +157,7 @@ export function attacks(options: { maxAliases: number }): Attack[] {
     {
       id: "6d",
       name: `one key: ${defaultLimits.graphqlMaxRootFields} aliased toggleDutytime per request (the most allowed)`,
+      worstAllowed: true,
       run: (context) => {
         const body = graphqlBody(toggleAliases(context.fixture.attacker.officer, defaultLimits.graphqlMaxRootFields));
         return httpAttack(context, () => post(body, keyed(context.fixture.attacker.apiKey)));

@@ -41,17 +41,18 @@ function targets(rows: RowResult[], connections: number): string[] {
   const peak = rows.reduce((top, row) => (row.rss.peakMb > top.rss.peakMb ? row : top), rows[0]);
   const peakNote = fallen.length ? "; a server that died may have been growing further" : "";
   check(peak.rss.peakMb < rssTargetMb, `peak RSS < ${rssTargetMb} MB (highest: ${peak.rss.peakMb} MB, attack ${peak.id}${peakNote})`);
-  const headline = rows.find((row) => row.headline);
-  if (headline) {
-    const v = headline.victim;
+  const allowed = rows.filter((row) => row.worstAllowed);
+  for (const row of allowed) {
+    const v = row.victim;
     const others = v.others.total();
-    const ok = headline.survived && v.p99Ms !== null && v.p99Ms < p99TargetMs && others === 0;
+    const ok = row.survived && v.p99Ms !== null && v.p99Ms < p99TargetMs && others === 0;
     check(
       ok,
-      `victim get by id p99 < ${p99TargetMs} ms under attack ${headline.id}, the worst allowed query over ${connections} connections ` +
-        `(p99 ${ms(v.p99Ms)} ms over ${v.requests} requests, longest wait ${v.longestWaitMs} ms; ${others} answers other than 200${headline.survived ? "" : `; server: ${headline.survival}`})`,
+      `victim get by id p99 < ${p99TargetMs} ms under attack ${row.id}, one key's worst allowed work over ${connections} connections ` +
+        `(p99 ${ms(v.p99Ms)} ms over ${v.requests} requests, longest wait ${v.longestWaitMs} ms; ${others} answers other than 200${row.survived ? "" : `; server: ${row.survival}`})`,
     );
-  } else lines.push(`- n/a: victim p99 < ${p99TargetMs} ms under attack 5 (not run)`);
+  }
+  if (allowed.length === 0) lines.push(`- n/a: victim p99 < ${p99TargetMs} ms under one key's worst allowed work (attacks 5, 6c, 6d not run)`);
   const bad = rows.find((row) => row.id === "8");
   if (bad) {
     // Requests cut by the end of the run are not the server's doing.

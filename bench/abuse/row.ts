@@ -21,7 +21,7 @@ export interface RowSettings {
 export interface RowResult {
   id: string;
   name: string;
-  headline: boolean;
+  worstAllowed: boolean;
   /** "yes"; "died (SIGABRT: FATAL ERROR ...)"; "hung ..."; or "no answer for N s after the attack, then back". */
   survival: string;
   survived: boolean;
@@ -105,7 +105,7 @@ export async function runRow(attack: Attack | null, settings: RowSettings): Prom
     const result: RowResult = {
       id,
       name,
-      headline: attack?.headline ?? false,
+      worstAllowed: attack?.worstAllowed ?? false,
       survival,
       survived: survival === "yes",
       rss: reading,

@@ -9,6 +9,7 @@ import { openPostgres } from "./postgres";
 import { shareConnection, type ReadSql } from "./adapterReads";
 import { postgresReads } from "./postgresReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
+import { writesTakingTurns } from "./writeTurns";
 import { openSqliteReads } from "./sqliteReads";
 import { keyChangesOf, type KeyChanges } from "./keyChanges";
 import { sqliteCommitsOf } from "./sqliteCommits";
@@ -23,7 +24,10 @@ export interface Database {
    * PostgreSQL the pg pool under `prisma`'s adapter (src/db/postgresReads.ts).
    */
   read: ReadSql;
-  /** Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts). */
+  /**
+   * Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts); on SQLite,
+   * whose statements hold the process, one per turn of the event loop (src/db/writeTurns.ts).
+   */
   write: WriteSql;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
@@ -68,5 +72,5 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, write: adapterWrites(provider, factory.connection), keyChanges, provider, url, close };
+  return { prisma, read: reads.read, write: writesTakingTurns(adapterWrites(provider, factory.connection)), keyChanges, provider, url, close };
 }
