@@ -1,9 +1,10 @@
 // Keys a process admitted are kept only while the database announces every change to keys and
-// networks (src/resolvers/admittedKeys.ts, src/db/keyChanges.ts): the rule as a unit, the
+// networks (src/resolvers/admittedKeys.ts, src/db/postgres/keyChanges.ts): the rule as a unit, the
 // announcements on a real PostgreSQL server, and a revoked key refused over HTTP.
 import { Client } from "pg";
-import type { ReadSql } from "../src/db/adapterReads";
-import { keyChangesOf, noteKeyChangeInThisProcess, type KeyChanges } from "../src/db/keyChanges";
+import type { ApiKeyStore, KeyChanges, StoredKey } from "../src/db/store";
+import { noteKeyChangeInThisProcess } from "../src/db/keyChanges";
+import { keyChangesOf } from "../src/db/postgres/keyChanges";
 import { regenerateNetworkKey } from "../src/admin/networks";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { generateApiKey } from "../src/resolvers/apiKeys";
@@ -11,25 +12,26 @@ import { testProvider } from "./support/database";
 import { client } from "./support/http";
 import { startService, type TestService } from "./support/service";
 
-/** A read path holding one table of keys; counts its look-ups and can hold one back. */
+/** A store holding one table of keys; counts its look-ups and can hold one back. */
 function keyTable() {
-  const rows = new Map<string, { id: number; name: string; identifier_type: string; expires_at: string | null }>();
+  const rows = new Map<string, StoredKey>();
   let lookUps = 0;
   let holdNext: Promise<void> | null = null;
-  const first = async (query: { values: unknown[] }) => {
-    lookUps++;
-    const row = rows.get(query.values[0] as string);
-    const held = holdNext;
-    holdNext = null;
-    if (held) await held;
-    return row;
+  const keys: Pick<ApiKeyStore, "byHash"> = {
+    async byHash(hash) {
+      lookUps++;
+      const row = rows.get(hash) ?? null;
+      const held = holdNext;
+      holdNext = null;
+      if (held) await held;
+      return row;
+    },
   };
-  const read = Object.assign(async () => [], { first, byKey: first }) as unknown as ReadSql;
   return {
-    read,
+    keys,
     add(expiresAt: string | null = null) {
       const key = generateApiKey();
-      rows.set(key.hash, { id: 7, name: "Seven", identifier_type: "steam", expires_at: expiresAt });
+      rows.set(key.hash, { network: { id: 7, name: "Seven", identifierType: "steam" }, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
       return key;
     },
     lookUps: () => lookUps,
@@ -60,7 +62,7 @@ describe("admitted keys", () => {
   test("a key admitted once is not looked up again until a change is announced", async () => {
     const table = keyTable();
     const changes = announcements();
-    const networkOf = admittedKeys(table.read, changes);
+    const networkOf = admittedKeys(table.keys, changes);
     const { apiKey } = table.add();
     for (let i = 0; i < 3; i++) expect(await networkOf(apiKey, now)).toEqual({ id: 7, name: "Seven", identifierType: "steam" });
     expect(table.lookUps()).toBe(1);
@@ -74,7 +76,7 @@ describe("admitted keys", () => {
     const changes = announcements();
     changes.stopListening();
     const { apiKey } = table.add();
-    const networkOf = admittedKeys(table.read, changes);
+    const networkOf = admittedKeys(table.keys, changes);
     await networkOf(apiKey, now);
     await networkOf(apiKey, now);
     expect(table.lookUps()).toBe(2);
@@ -83,7 +85,7 @@ describe("admitted keys", () => {
     await networkOf(apiKey, now);
     expect(table.lookUps()).toBe(3);
 
-    const withoutAnnouncements = admittedKeys(table.read, null);
+    const withoutAnnouncements = admittedKeys(table.keys, null);
     await withoutAnnouncements(apiKey, now);
     await withoutAnnouncements(apiKey, now);
     expect(table.lookUps()).toBe(5);
@@ -92,7 +94,7 @@ describe("admitted keys", () => {
   test("a key read while a change is announced is not kept (it may have been revoked meanwhile)", async () => {
     const table = keyTable();
     const changes = announcements();
-    const networkOf = admittedKeys(table.read, changes);
+    const networkOf = admittedKeys(table.keys, changes);
     const { apiKey } = table.add();
     const release = table.hold();
     const admitted = networkOf(apiKey, now);
@@ -105,7 +107,7 @@ describe("admitted keys", () => {
 
   test("a kept key in its grace period is refused once the grace ends", async () => {
     const table = keyTable();
-    const networkOf = admittedKeys(table.read, announcements());
+    const networkOf = admittedKeys(table.keys, announcements());
     const { apiKey } = table.add("2030-01-01T00:10:00.000Z");
     expect(await networkOf(apiKey, now)).not.toBeNull();
     expect(await networkOf(apiKey, new Date("2030-01-01T00:09:59.999Z"))).not.toBeNull();
@@ -115,7 +117,7 @@ describe("admitted keys", () => {
 
   test("unknown and malformed keys are never kept, and at most maxKeys keys are", async () => {
     const table = keyTable();
-    const networkOf = admittedKeys(table.read, announcements(), 2);
+    const networkOf = admittedKeys(table.keys, announcements(), 2);
     const unknown = generateApiKey().apiKey;
     expect(await networkOf(unknown, now)).toBeNull();
     expect(await networkOf(unknown, now)).toBeNull();
@@ -237,7 +239,7 @@ describePostgres("announced changes on PostgreSQL", () => {
     // No announcement from the database: only the process's own note can drop the kept key.
     await pg.query("ALTER TABLE api_keys DISABLE TRIGGER api_keys_announce_change");
     try {
-      const { apiKey } = await regenerateNetworkKey(service.db.prisma, network.id, 0, new Date());
+      const { apiKey } = await regenerateNetworkKey(service.db, network.id, 0, new Date());
       expect((await api.get("/vehicles")).status).toBe(401);
       expect((await client(service.url, apiKey).get("/vehicles")).status).toBe(200);
     } finally {

@@ -174,7 +174,7 @@ describe("key storage", () => {
   test("keys are high-entropy, distinct, and stored only as hashes", async () => {
     const first = await service.network();
     const second = await service.network();
-    const regenerated = await regenerateNetworkKey(service.db.prisma, first.id, 3600, new Date());
+    const regenerated = await regenerateNetworkKey(service.db, first.id, 3600, new Date());
     const keys = [first.apiKey, second.apiKey, regenerated.apiKey];
     expect(new Set(keys).size).toBe(3);
     for (const key of keys) expect(key.length).toBeGreaterThanOrEqual(32);
@@ -220,7 +220,7 @@ describe("regenerating a key", () => {
     const api = client(service.url, null);
     expect((await api.get("/vehicles", { key: network.apiKey })).status).toBe(200);
 
-    const { apiKey } = await regenerateNetworkKey(service.db.prisma, network.id, 0, new Date());
+    const { apiKey } = await regenerateNetworkKey(service.db, network.id, 0, new Date());
     expect(apiKey).not.toBe(network.apiKey);
     expectUnauthenticated(await api.get("/vehicles", { key: network.apiKey }), "old key, REST");
     expectUnauthenticated(
@@ -244,7 +244,7 @@ describe("regenerating a key", () => {
     const api = client(service.url, null);
     const t0 = new Date("2031-05-01T12:00:00.000Z");
     service.clock.set(t0);
-    const { apiKey } = await regenerateNetworkKey(service.db.prisma, network.id, 600, t0);
+    const { apiKey } = await regenerateNetworkKey(service.db, network.id, 600, t0);
     const at = (seconds: number) => service.clock.set(new Date(t0.getTime() + seconds * 1000));
 
     at(0);
@@ -275,14 +275,14 @@ describe("regenerating a key", () => {
     const api = client(service.url, null);
     const status = async (key: string) => (await api.get("/vehicles", { key })).status;
 
-    const { apiKey: second } = await regenerateNetworkKey(service.db.prisma, created.network.id, undefined, t0);
+    const { apiKey: second } = await regenerateNetworkKey(service.db, created.network.id, undefined, t0);
     service.clock.set(new Date(t0.getTime() + 299_000));
     expect(await status(first)).toBe(200);
     expect(await status(second)).toBe(200);
 
     // Rolled again while the first key is still in its grace period, with no grace.
     const t1 = new Date(t0.getTime() + 299_000);
-    const { apiKey: third } = await regenerateNetworkKey(service.db.prisma, created.network.id, 0, t1);
+    const { apiKey: third } = await regenerateNetworkKey(service.db, created.network.id, 0, t1);
     expect([await status(first), await status(second), await status(third)]).toEqual([401, 401, 200]);
     service.clock.set(new Date(t0.getTime() + 301_000));
     expect([await status(first), await status(second), await status(third)]).toEqual([401, 401, 200]);

@@ -42,9 +42,6 @@ async function entriesOf(officerId: number) {
   }));
 }
 
-async function allEntries() {
-  return service.db.prisma.dutytimeEntry.findMany({ orderBy: { id: "asc" } });
-}
 
 function expectOk(response: ApiResponse, data: { identifier: string; onDuty: boolean; startedAt: string | null; stoppedEntries: number }) {
   expect({ status: response.status, body: response.body }).toEqual({ status: 200, body: { data } });

@@ -188,7 +188,7 @@ describe("migrations", () => {
   );
 
   // On SQLite the synchronous driver would block the event loop while waiting for the lock the
-  // first call holds: the runner queues calls of one process (src/db/sqliteMigrations.ts).
+  // first call holds: the runner queues calls of one process (src/db/sqlite/migrations.ts).
   it(
     "applies each migration once when two migrate() calls in one process run at once",
     async () => {

@@ -1,14 +1,16 @@
-// How a search on PostgreSQL reads its page (src/resolvers/postgresSearchPlan.ts): gathering
+// How a search on PostgreSQL reads its page (src/db/postgres/searchPlan.ts): gathering
 // the matches first (through either trigram index), or testing rows with strpos, finds exactly
 // the rows, in the same order, that LIKE over the network's rows finds, and the plan gathers
 // them where reading in order would read far more rows.
 import { Prisma } from "../src/generated/prisma/client";
-import { planPostgresSearch } from "../src/resolvers/postgresSearchPlan";
-import { keyedNeedle, needleKeys } from "../src/resolvers/searchKeys";
-import { readRows, type SearchSource } from "../src/resolvers/searchPlan";
+import { planPostgresSearch, readRows, type PostgresSearchSource as SearchSource } from "../src/db/postgres/searchPlan";
+import { postgresRows } from "../src/db/postgres/pageRows";
+import { keyedNeedle, needleKeys } from "../src/db/vehicles/searchKeys";
 import pg from "pg";
 import { searchTextOf } from "../src/resolvers/vehicleInput";
-import { selectSearchPageCounting, selectVehiclePage, vehiclePageSql, type VehicleFilter, type VehicleOrder } from "../src/resolvers/vehicleQueries";
+import { selectSearchPageCounting, selectVehiclePage } from "../src/db/vehicles/reads";
+import { vehiclePageSql, type SearchFilter, type VehicleFilter } from "../src/db/vehicles/pageSql";
+import type { VehicleOrder } from "../src/db/store";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
 import { awkwardVehicles } from "./support/searchVehicles";
@@ -79,11 +81,11 @@ describe(`gathered matches on ${testProvider}`, () => {
   });
   afterAll(() => service.close());
 
-  const filterOf = (needle: string): VehicleFilter & { needle: string } => ({ networkId: network.id, needle, trigramIndex: false });
+  const filterOf = (needle: string): SearchFilter => ({ networkId: network.id, needle });
   const orders: [string, VehicleOrder | null][] = [
     ["id", null],
-    ["owner desc, nulls last", { column: "owner", direction: "desc", nullsLast: true }],
-    ["plate asc", { column: "plate", direction: "asc", nullsLast: false }],
+    ["owner desc, nulls last", { field: "owner", direction: "desc" }],
+    ["plate asc", { field: "plate", direction: "asc" }],
   ];
 
   // strpos is PostgreSQL's: SQLite's own plan never reads rows that way.
@@ -94,11 +96,12 @@ describe(`gathered matches on ${testProvider}`, () => {
     for (const needle of ["qx7", "owner 1", "gm-2", "nothing like it"]) {
       for (const offset of [0, 7, 400]) {
         const page = { order, limit: 15, offset };
-        const expected = await selectVehiclePage(service.db.read, filterOf(needle), { ...page, source: readRows });
-        const countedExpected = await selectSearchPageCounting(service.db.read, filterOf(needle), { ...page, source: readRows }, "test");
+        const rowsOf = (source: SearchSource) => postgresRows(filterOf(needle), source);
+        const expected = await selectVehiclePage(service.db.read, network.id, rowsOf(readRows), page);
+        const countedExpected = await selectSearchPageCounting(service.db.read, filterOf(needle), rowsOf(readRows), page, "test");
         for (const source of sources(needle)) {
-          expect(await selectVehiclePage(service.db.read, filterOf(needle), { ...page, source })).toEqual(expected);
-          expect(await selectSearchPageCounting(service.db.read, filterOf(needle), { ...page, source }, "test")).toEqual(countedExpected);
+          expect(await selectVehiclePage(service.db.read, network.id, rowsOf(source), page)).toEqual(expected);
+          expect(await selectSearchPageCounting(service.db.read, filterOf(needle), rowsOf(source), page, "test")).toEqual(countedExpected);
         }
       }
     }
@@ -146,9 +149,9 @@ describePostgres("the network's own trigram keys (PostgreSQL)", () => {
   });
   afterAll(() => service.close());
 
-  const filterOf = (needle: string): VehicleFilter => ({ networkId: network.id, needle, trigramIndex: false });
+  const filterOf = (needle: string): VehicleFilter => ({ networkId: network.id, needle });
   const plates = async (needle: string, source: SearchSource) => {
-    const page = await selectVehiclePage(service.db.read, filterOf(needle), { order: null, limit: 100, offset: 0, source });
+    const page = await selectVehiclePage(service.db.read, network.id, postgresRows(filterOf(needle), source), { order: null, limit: 100, offset: 0 });
     return page.map((vehicle) => vehicle.plate);
   };
 
@@ -201,7 +204,7 @@ describePostgres("the network's own trigram keys (PostgreSQL)", () => {
         return { networkId: network.id, plate, searchText: searchTextOf({ plate }), createdAt: now, updatedAt: now };
       }),
     });
-    const page = vehiclePageSql(filterOf("1234"), { order: null, limit: 15, offset: 0, source: gatherByKeys });
+    const page = vehiclePageSql(network.id, postgresRows(filterOf("1234"), gatherByKeys), { order: null, limit: 15, offset: 0 });
     const connection = new pg.Client({ connectionString: service.databaseUrl });
     await connection.connect();
     try {

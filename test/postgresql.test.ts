@@ -2,7 +2,7 @@
 // pool settings, and a database outage survived without a restart.
 import { Client } from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { openDatabase } from "../src/db/client";
+import { openDatabase, overPaths } from "../src/db/client";
 import { adapterReads, type QueryableAdapter } from "../src/db/adapterReads";
 import { migrate } from "../src/db/migrate";
 import { listVehicles } from "../src/resolvers/vehicles";
@@ -63,7 +63,7 @@ describePostgres("search on PostgreSQL", () => {
         return adapter.queryRaw(query as Parameters<typeof adapter.queryRaw>[0]);
       },
     };
-    const ctx = { db: { ...service.db, read: adapterReads("postgresql", async () => recording) }, network: big, now: () => new Date() };
+    const ctx = { db: overPaths(service.db, { read: adapterReads("postgresql", async () => recording) }), network: big, now: () => new Date() };
     // A rare term: first a page with its total in one pass, then (total kept) the page alone.
     const first = await listVehicles(ctx, { search: "owner 12345" });
     const again = await listVehicles(ctx, { search: "owner 12345" });
@@ -92,7 +92,7 @@ describePostgres("search on PostgreSQL", () => {
       ),
     );
     // The rare term's page with its window count, and its page alone, both from the network's
-    // trigram keys (src/resolvers/postgresSearchPlan.ts gathers its matches), never intersected
+    // trigram keys (src/db/postgres/searchPlan.ts gathers its matches), never intersected
     // with the network's entry of the network-wide trigram index; the common term, once its
     // total is kept, read in order without either (a page fills within ~80 rows).
     for (const plan of plans.slice(0, 2)) {
@@ -229,7 +229,7 @@ describePostgres("a database outage", () => {
       expect(created.status).toBe(201);
       acknowledged.push(created.body.data.id);
     }
-    // Reads by key run on a connection of their own (src/db/pipelinedConnection.ts), open by now.
+    // Reads by key run on a connection of their own (src/db/postgres/pipelinedConnection.ts), open by now.
     const byId = `/vehicles/${acknowledged[0]}`;
     expect((await api.get(byId)).status).toBe(200);
 

@@ -1,5 +1,5 @@
 // The hot reads on PostgreSQL run as named statements, planned once per connection, unless
-// their best plan depends on a search term (src/db/preparingPool.ts); Prisma's own statements
+// their best plan depends on a search term (src/db/postgres/preparingPool.ts); Prisma's own statements
 // are never named.
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma } from "../src/generated/prisma/client";
@@ -7,7 +7,7 @@ import { adapterReads } from "../src/db/adapterReads";
 import { defaultPoolSettings } from "../src/config/database";
 import { openDatabase, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { PreparingPool, planIsStable } from "../src/db/preparingPool";
+import { PreparingPool, planIsStable } from "../src/db/postgres/preparingPool";
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
 
 describe("which statements keep their plan", () => {
@@ -90,7 +90,7 @@ describePostgres("the hot reads on PostgreSQL", () => {
     await fresh.drop();
   });
 
-  // src/db/postgresReads.ts reads on pg with its own query and result objects; the callers
+  // src/db/postgres/reads.ts reads on pg with its own query and result objects; the callers
   // convert values as Prisma's adapter gives them, so both paths must answer the same.
   test("named and unnamed statements answer what Prisma's adapter answers, type by type, rows in order", async () => {
     const adapter = await new PrismaPg({ connectionString: fresh.url }).connect();
@@ -117,7 +117,7 @@ describePostgres("the hot reads on PostgreSQL", () => {
     }
   });
 
-  // src/db/pipelinedConnection.ts: concurrent reads by key share one pipelined connection.
+  // src/db/postgres/pipelinedConnection.ts: concurrent reads by key share one pipelined connection.
   test("share one connection while in flight together, each answered with its own row; a failing read fails alone", async () => {
     const reads = Array.from({ length: 60 }, (_, n) =>
       n === 30

@@ -4,9 +4,12 @@
 // the rows a search over the network's rows finds, it is what SQLite really uses, and both
 // follow every write.
 import Database from "libsql";
-import { searchCandidates, selectVehiclePage, vehiclePageSql, type VehicleFilter } from "../src/resolvers/vehicleQueries";
-import { needleKeysQuery } from "../src/resolvers/searchKeys";
-import { indexableNeedle, planSearch, readRows, type SearchSource } from "../src/resolvers/searchPlan";
+import { selectVehiclePage } from "../src/db/vehicles/reads";
+import { vehiclePageSql, type VehicleFilter } from "../src/db/vehicles/pageSql";
+import { needleKeysQuery } from "../src/db/vehicles/searchKeys";
+import { searchCandidates } from "../src/db/sqlite/searchCandidates";
+import { sqliteRows } from "../src/db/sqlite/pageRows";
+import { indexableNeedle, planSearch, readRows, type SqliteSearchSource as SearchSource } from "../src/db/sqlite/searchPlan";
 import { startService, testProvider, type TestService, type TestNetwork } from "./support/service";
 import { client, type Client } from "./support/http";
 import { awkwardVehicles } from "./support/searchVehicles";
@@ -32,9 +35,9 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
   afterAll(() => service.close());
 
-  const filterOf = (needle: string, trigramIndex = true): VehicleFilter => ({ networkId: network.id, needle, trigramIndex });
+  const filterOf = (needle: string): VehicleFilter => ({ networkId: network.id, needle });
   const plates = async (needle: string, source: SearchSource) => {
-    const page = await selectVehiclePage(service.db.read, filterOf(needle), { order: null, limit: 100, offset: 0, source });
+    const page = await selectVehiclePage(service.db.read, network.id, sqliteRows(filterOf(needle), source), { order: null, limit: 100, offset: 0 });
     return page.map((vehicle) => vehicle.plate);
   };
   const askIndex: SearchSource = { kind: "index" };
@@ -75,8 +78,8 @@ describeSqlite("trigram search index (SQLite)", () => {
 
   /** How SQLite runs a page of the needle's search through the index. */
   function planDetails(needle: string, source: SearchSource = askIndex): string {
-    const filter: VehicleFilter = { networkId: network.id, needle, trigramIndex: true };
-    const statement = vehiclePageSql(filter, { order: null, limit: 15, offset: 0, source }, source === askIndex ? "matches" : "none");
+    const filter: VehicleFilter = { networkId: network.id, needle };
+    const statement = vehiclePageSql(network.id, sqliteRows(filter, source), { order: null, limit: 15, offset: 0 }, source === askIndex ? "matches" : "none");
     // On a connection of its own: libsql leaves an EXPLAIN statement unfinished, which would
     // pin the service's read connection to the snapshot of its next read.
     const connection = new Database(service.databaseUrl.replace(/^file:/, ""), { readonly: true });
@@ -115,8 +118,8 @@ describeSqlite("trigram search index (SQLite)", () => {
   });
 
   test("the index is taken for needles it names few rows for, against the network's size", async () => {
-    const plan = async (needle: string, knownMatches: number | null, networkVehicles: number, trigramIndex = true) =>
-      planSearch(service.db.read, filterOf(needle, trigramIndex), knownMatches, networkVehicles, firstPage);
+    const plan = async (needle: string, knownMatches: number | null, networkVehicles: number) =>
+      planSearch(service.db.read, filterOf(needle), knownMatches, networkVehicles, firstPage);
     const kind = async (...args: Parameters<typeof plan>) => (await plan(...args)).kind;
     // "müller" has keys, which name the network's 2 rows (not the other network's). 8 vehicles:
     // the index may name at most 1 row (a quarter of 8 is 2, exclusive).
@@ -128,23 +131,22 @@ describeSqlite("trigram search index (SQLite)", () => {
     expect(await kind("müller", null, 2000)).toBe("index");
     expect(await kind("müller", null, 8)).toBe("rows");
     // What a needle's keys name is kept per network: the other network's first look-up fetches its own.
-    const elsewhere = await planSearch(service.db.read, { networkId: otherNetwork.id, needle: "müller", trigramIndex: true }, null, 2000, firstPage);
+    const elsewhere = await planSearch(service.db.read, { networkId: otherNetwork.id, needle: "müller" }, null, 2000, firstPage);
     expect(elsewhere.kind === "candidates" && elsewhere.ids.length).toBe(1);
     // "zoë" has no keys: the trigram index names its 1 row of all networks.
     expect(await kind("zoë", null, 2000)).toBe("candidates");
     expect(await kind("zoë", null, 8)).toBe("index");
-    // A network too small to gain anything, a needle too short, PostgreSQL, many known matches.
+    // A network too small to gain anything, a needle too short (or with a NUL), many known matches.
     expect(await kind("zoë", null, 3)).toBe("rows");
     expect(await kind("zo", null, 2000)).toBe("rows");
     expect(await kind("zo\u0000ë", null, 2000)).toBe("rows");
-    expect(await kind("zoë", null, 2000, false)).toBe("rows");
     // Known matches: the index while reading in order until the page is full costs more.
     expect(await kind("zoë", 25, 2000)).toBe("rows");
     expect(await kind("zoë", 20, 2000)).toBe("index");
     expect(await kind("zoë", 400, 200_000)).toBe("rows");
     expect(await kind("zoë", 300, 200_000)).toBe("index");
     // A later page needs more entries read in order; another order reads a row per entry.
-    const planned = (page: { pageEnd: number; idOrder: boolean }) => planSearch(service.db.read, filterOf("zoë", true), 25, 2000, page);
+    const planned = (page: { pageEnd: number; idOrder: boolean }) => planSearch(service.db.read, filterOf("zoë"), 25, 2000, page);
     expect((await planned({ pageEnd: 150, idOrder: true })).kind).toBe("index");
     expect((await planned({ pageEnd: 15, idOrder: false })).kind).toBe("index");
   });
@@ -162,7 +164,7 @@ describeSqlite("trigram search index (SQLite)", () => {
       })),
     });
     const plan = (needle: string, networkVehicles: number, networkId = crowd.id) =>
-      planSearch(service.db.read, { networkId, needle, trigramIndex: true }, null, networkVehicles, firstPage);
+      planSearch(service.db.read, { networkId, needle }, null, networkVehicles, firstPage);
     // 1,100 candidates: fewer than a quarter of 8,000; not fewer than a quarter of 4,400 (counted
     // past the fetched ones) or of 4,000 (told by the fetched ones alone).
     expect(await plan("krähwinkel", 8000)).toEqual({ kind: "index" });

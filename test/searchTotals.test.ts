@@ -1,6 +1,6 @@
-// The in-process store of search totals (src/resolvers/searchTotals.ts): a total is given back
+// The in-process store of search totals (src/db/vehicles/searchTotals.ts): a total is given back
 // only at the version it was counted at, and the store stays bounded.
-import { SearchTotals } from "../src/resolvers/searchTotals";
+import { SearchTotals } from "../src/db/vehicles/searchTotals";
 
 test("a kept total answers only at its own version, network and term", () => {
   const totals = new SearchTotals();

@@ -1,11 +1,11 @@
 // On SQLite a process keeps the keys it admitted until any connection of any process commits,
-// which it sees in the database's WAL index (src/db/sqliteCommits.ts): the epoch on a real
+// which it sees in the database's WAL index (src/db/sqlite/commits.ts): the epoch on a real
 // file, the keeping through the service's own read path, and revocations refused at once.
 import path from "node:path";
 import Database from "libsql";
 import type { ReadSql } from "../src/db/adapterReads";
-import { sqliteFilePath } from "../src/db/client";
-import { sqliteCommitsOf } from "../src/db/sqliteCommits";
+import { overPaths, sqliteFilePath } from "../src/db/client";
+import { sqliteCommitsOf } from "../src/db/sqlite/commits";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { client } from "./support/http";
 import { startService, temporaryDir, testProvider, type TestService } from "./support/service";
@@ -61,7 +61,7 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
       let lookUps = 0;
       const byKey: ReadSql["byKey"] = (query) => (lookUps++, db.read.byKey(query));
       const counted = Object.assign((query: Parameters<ReadSql>[0]) => db.read(query), { first: byKey, byKey }) as ReadSql;
-      const networkOf = admittedKeys(counted, db.keyChanges);
+      const networkOf = admittedKeys(overPaths(db, { read: counted }).apiKeys, db.keyChanges);
       const now = new Date();
 
       for (let i = 0; i < 3; i++) expect(await networkOf(network.apiKey, now)).toMatchObject({ id: network.id });

@@ -1,12 +1,12 @@
-// Hot reads on SQLite run on their own libsql connection (src/db/sqliteReads.ts): their rows must
+// Hot reads on SQLite run on their own libsql connection (src/db/sqlite/reads.ts): their rows must
 // equal those of the same SQL on Prisma's libSQL adapter for every kind of column and parameter
 // the service reads, they must see every committed write at once, and they can never write.
 import { Prisma } from "../src/generated/prisma/client";
 import { openDatabase, sqliteFilePath, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import { openSqliteReads, readCacheKib, type SqliteReads } from "../src/db/sqliteReads";
+import { openSqliteReads, readCacheKib, type SqliteReads } from "../src/db/sqlite/reads";
 import { adapterReads, type ReadSql } from "../src/db/adapterReads";
-import { SqliteAdapterFactory } from "../src/db/sqliteAdapter";
+import { SqliteAdapterFactory } from "../src/db/sqlite/adapter";
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
 
 const describeSqlite = testProvider === "sqlite" ? describe : describe.skip;

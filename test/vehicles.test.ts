@@ -529,7 +529,7 @@ describe("GET /vehicles pagination", () => {
 describe("GET /vehicles page JSON", () => {
   test("vehicle texts that look like the page's own keys are listed exactly as stored", async () => {
     const api = await newApi();
-    const tricky = { plate: "JS-1", owner: '{"data":[1]}', comment: ',"meta":{"total":99}}', color: '\\",\"meta\":' };
+    const tricky = { plate: "JS-1", owner: '{"data":[1]}', comment: ',"meta":{"total":99}}', color: '\\","meta":' };
     const created = await create(api, tricky);
     const response = await api.get("/vehicles?search=js-1");
     expect(response.status).toBe(200);

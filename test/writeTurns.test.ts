@@ -1,10 +1,10 @@
 // SQLite statements run in the process's one thread, so the store gives each write its own turn
-// of the event loop (src/db/writeTurns.ts): between two writes the loop goes round and serves
+// of the event loop (src/db/sqlite/writeTurns.ts): between two writes the loop goes round and serves
 // what else came in. A turn is observed with a chain of setImmediate that counts the loop's
 // check phases; two writes that ran in one turn would see the same count.
 import { Prisma } from "../src/generated/prisma/client";
 import type { WriteSql } from "../src/db/adapterWrites";
-import { writesTakingTurns } from "../src/db/writeTurns";
+import { writesTakingTurns } from "../src/db/sqlite/writeTurns";
 import { startService, testProvider, type TestService } from "./support/service";
 
 /** Counts the event loop's turns until stopped. */

@@ -1,4 +1,4 @@
-// Attack 5's query: the largest number of aliases of `vehicles(perPage:100){data{...14 fields}}`
+// Attack 5's query: the largest number of aliases of `vehicles(perPage:100){data{...all fields}}`
 // the server accepts (200 and no errors; a refusal is a 400). Found by doubling from 1 until a
 // refusal, then bisecting between the last accepted and the first refused count. The server as
 // it is today accepts any count until it runs out of memory: a probe that kills it counts as

@@ -19,7 +19,7 @@ export interface Fixture {
 const colors = ["black", "white", "silver", "red", "blue"];
 const makes = ["Vapid", "Bravado", "Declasse", "Albany", "Karin"];
 
-/** A vehicle with most of its 14 fields filled, so list queries return realistic rows. */
+/** A vehicle with most of its fields filled, so list queries return realistic rows. */
 function vehicleBody(network: string, i: number) {
   return {
     plate: `${network}-${1000 + i}`,

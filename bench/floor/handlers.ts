@@ -1,8 +1,8 @@
 // The floor's routes: the service's REST behaviour for the benchmarked requests, written
 // straight against the store. Rules that are plain functions in src/resolvers are reused.
 import type { IncomingMessage } from "node:http";
+import { vehicleFields } from "../../src/model/vehicleFields";
 import { searchNeedle, searchTextOf, type VehicleChanges } from "../../src/resolvers/vehicleInput";
-import { vehicleColumnOf } from "../../src/resolvers/vehicleWrites";
 import { checkIdentifier, listArgs, readJsonObject, vehicleBody } from "./input";
 import { HttpError, notFound } from "./respond";
 import type { ColumnValues, KeyOwner, RecordTable, Store } from "./store";
@@ -26,10 +26,17 @@ function vehicleId(text: string): number | null {
   return Number.isSafeInteger(value) ? value : null;
 }
 
-/** Changed fields as columns, plus the search text of the whole resulting vehicle. */
+/**
+ * Changed fields as columns (the field table's, never a client's text), in the table's order as
+ * the service writes them (src/resolvers/vehicleWrites.ts), plus the search text of the whole
+ * resulting vehicle.
+ */
 function columnValues(changes: VehicleChanges, whole: VehicleChanges): ColumnValues {
   const values: ColumnValues = {};
-  for (const [field, value] of Object.entries(changes)) values[vehicleColumnOf[field as keyof VehicleChanges]] = value ?? null;
+  for (const field of vehicleFields) {
+    const value = changes[field.response];
+    if (value !== undefined) values[field.column] = value;
+  }
   values.search_text = searchTextOf(whole);
   return values;
 }

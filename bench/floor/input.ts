@@ -1,9 +1,11 @@
 // Request input checks the floor shares with the service: the value rules are the service's own
 // functions (src/resolvers); the type checks SOFA and GraphQL do are written out here, in the
-// same order and with the same messages, for the fields the bench sends.
+// same order and with the same messages, for the fields of the field table
+// (src/model/vehicleFields.ts).
 import type { IncomingMessage } from "node:http";
 import { validationSummary } from "../../src/errors";
 import { characterCount, messages, Validator } from "../../src/resolvers/validation";
+import { vehicleFields } from "../../src/model/vehicleFields";
 import { vehicleChanges, type VehicleChanges, type VehicleInput } from "../../src/resolvers/vehicleInput";
 import { sortFields, type SortField, type SortOrder } from "./store";
 import { errorBody, HttpError, validationError } from "./respond";
@@ -79,20 +81,16 @@ export async function readJsonObject(req: IncomingMessage): Promise<Record<strin
   return body as Record<string, unknown>;
 }
 
-/** Input fields in the order of the GraphQL input types. */
-const vehicleFields: Array<[keyof VehicleInput, "string" | "boolean"]> = [
-  ["plate", "string"],
-  ["cartyp", "string"],
-  ["car", "string"],
-  ["owner", "string"],
-  ["tuv", "string"],
-  ["comment", "string"],
-  ["color", "string"],
-  ["wanted", "boolean"],
-  ["wanted_reason", "string"],
-  ["synced", "boolean"],
-  ["sync_id", "string"],
-];
+/**
+ * Input fields by request name, in the order of the GraphQL input types (both from the field
+ * table), with the JSON type SOFA checks (flags are booleans, every other kind a string) and
+ * whether a create requires them (plates, as CreateVehicleInput does).
+ */
+const inputFields = vehicleFields.map((field) => ({
+  name: field.request,
+  type: field.kind === "flag" ? "boolean" : "string",
+  requiredOnCreate: field.kind === "plate",
+}));
 
 const networkKeys = ["network", "network_id", "networkId"];
 
@@ -101,8 +99,8 @@ export function vehicleBody(body: Record<string, unknown>, { create }: { create:
   const check = new Validator();
   for (const key of Object.keys(body)) if (networkKeys.includes(key)) check.fail(key, messages.prohibited(key));
   const input: Record<string, unknown> = {};
-  for (const [field, type] of vehicleFields) {
-    const required = create && field === "plate";
+  for (const { name: field, type, requiredOnCreate } of inputFields) {
+    const required = create && requiredOnCreate;
     if (!Object.prototype.hasOwnProperty.call(body, field)) {
       if (required) check.fail(field, messages.required(field));
       continue;

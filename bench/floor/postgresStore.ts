@@ -2,15 +2,15 @@
 // as named prepared statements where the service names its own (src/db/preparingPool.ts):
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
-import type { ListQuery, Store } from "./store";
+import type { Store } from "./store";
 import { countOfPage, countSql, createdSinceSql, createdSinceValues, pageWithCountSql, recordTotalSql, orderBy } from "./store";
-import { nextWholeHour } from "../../src/resolvers/statistics";
-import { vehicleJson, vehicleSelectList } from "./vehicleJson";
-import { planPostgresSearch } from "../../src/resolvers/postgresSearchPlan";
-import { keyedNeedle, needleKeys } from "../../src/resolvers/searchKeys";
-import { planIsStable } from "../../src/db/preparingPool";
-import { ArrayRowsQuery, runArrayRows } from "../../src/db/arrayRowsQuery";
-import { PipelinedConnection } from "../../src/db/pipelinedConnection";
+import { nextWholeHour } from "../../src/db/recordCounts";
+import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
+import { planPostgresSearch } from "../../src/db/postgres/searchPlan";
+import { keyedNeedle, needleKeys } from "../../src/db/vehicles/searchKeys";
+import { planIsStable } from "../../src/db/postgres/preparingPool";
+import { ArrayRowsQuery, runArrayRows } from "../../src/db/postgres/arrayRowsQuery";
+import { PipelinedConnection } from "../../src/db/postgres/pipelinedConnection";
 
 const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
@@ -115,7 +115,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
       const { rows } = await runByKey(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = $1 AND "network_id" = $2`, [id, networkId]);
       if (rows.length === 0) return null;
       const row = rows[0];
-      return { vehicle: vehicleJson(row, fromPostgres), rawUpdatedAt: fromPostgres(row[13]) };
+      return { vehicle: vehicleJson(row, fromPostgres), rawUpdatedAt: fromPostgres(rawUpdatedAt(row)) };
     },
 
     async createVehicle(networkId, values, now) {

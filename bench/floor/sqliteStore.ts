@@ -2,16 +2,16 @@
 // (src/db/sqliteReads.ts): prepared statements kept by SQL text, rows as arrays (raw mode), no
 // client library between. A request only binds and steps.
 import Database from "libsql";
-import type { ColumnValues, ListQuery, Store } from "./store";
+import type { Store } from "./store";
 import { countSql, createdSinceSql, createdSinceValues, recordTotalSql, orderBy } from "./store";
-import { nextWholeHour } from "../../src/resolvers/statistics";
-import { vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
+import { nextWholeHour } from "../../src/db/recordCounts";
+import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
-import { planSearch, readRows, type SearchSource } from "../../src/resolvers/searchPlan";
-import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/resolvers/vehicleQueries";
-import { keyedNeedle, needleKeysQuery } from "../../src/resolvers/searchKeys";
+import { planSearch, readRows, type SqliteSearchSource as SearchSource } from "../../src/db/sqlite/searchPlan";
+import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/db/sqlite/searchCandidates";
+import { keyedNeedle, needleKeysQuery } from "../../src/db/vehicles/searchKeys";
 import type { ReadSql } from "../../src/db/adapterReads";
-import { readCacheKib } from "../../src/db/sqliteReads";
+import { readCacheKib } from "../../src/db/sqlite/reads";
 
 type InValue = string | number | boolean | null;
 
@@ -134,7 +134,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     async findVehicle(networkId, id) {
       const row = await first(`SELECT ${vehicleSelectList} FROM "vehicles" WHERE "id" = ? AND "network_id" = ?`, [id, networkId]);
       if (!row) return null;
-      return { vehicle: vehicleJson(row as VehicleRow, fromSqlite), rawUpdatedAt: row[13] };
+      return { vehicle: vehicleJson(row as VehicleRow, fromSqlite), rawUpdatedAt: rawUpdatedAt(row as VehicleRow) };
     },
 
     async createVehicle(networkId, values, now) {

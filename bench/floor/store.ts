@@ -3,20 +3,18 @@
 // and the Prisma queries of the other resolvers). Each dialect implements it with its driver
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
+import { sortableVehicleFields, sortsNullsLast, vehicleSortFields, type VehicleSortField } from "../../src/model/vehicleFields";
 import { vehicleColumns, vehicleSelectList, type VehicleJson } from "./vehicleJson";
 
-export const sortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
-export type SortField = (typeof sortFields)[number];
+/** The sort fields by request name (`sort_field`), in the field table's order as the service lists them. */
+export const sortFields = vehicleSortFields;
+export type SortField = VehicleSortField;
 export type SortOrder = "asc" | "desc";
 
 /** The column of each sort field and whether it can hold nulls (they sort last in both directions). */
-export const sortColumns: Record<SortField, { column: string; nullable: boolean }> = {
-  plate: { column: "plate", nullable: false },
-  car: { column: "car", nullable: true },
-  owner: { column: "owner", nullable: true },
-  tuv: { column: "general_inspection", nullable: true },
-  wanted: { column: "wanted", nullable: false },
-};
+export const sortColumns = Object.fromEntries(
+  sortableVehicleFields.map((field) => [field.request, { column: field.column, nullable: sortsNullsLast(field) }]),
+) as Record<SortField, { column: string; nullable: boolean }>;
 
 /**
  * ORDER BY as the service writes it (src/resolvers/vehicleQueries.ts), the same on both

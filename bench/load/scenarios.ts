@@ -1,5 +1,6 @@
 // What each scenario asks of each server. The service and the floor answer the same REST
 // requests; Platformatic gets its nearest equivalent (bench/peers/README.md), or none.
+import { platformaticVehicleSelection, vehicleSelection } from "../lib/vehicleSelection";
 import type { BenchKeys, BenchNetworkKey } from "../seed/keysFile";
 import type { TargetName } from "./targets";
 
@@ -40,7 +41,6 @@ export interface Fixture {
   searchTerm: string;
 }
 
-const vehicleFields = "id plate carType car owner generalInspection comment color wanted wantedReason synced syncId createdAt updatedAt";
 const pick = <T>(list: T[], i: number) => list[i % list.length];
 const get = (path: (i: number) => string): LoadRequest => ({ method: "GET", path });
 /** The i-th of 9,000 four-digit terms, in an order that does not repeat for 9,000 requests. */
@@ -152,7 +152,7 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
           method: "POST",
           graphql: true,
           path: () => "/graphql",
-          body: () => ({ query: `{ vehicles { data { ${vehicleFields} } meta { currentPage perPage total lastPage from to } } }` }),
+          body: () => ({ query: `{ vehicles { data { ${vehicleSelection} } meta { currentPage perPage total lastPage from to } } }` }),
         },
         // The floor has no GraphQL: the target compares with its REST list page.
         floor: get(() => "/vehicles"),
@@ -161,7 +161,7 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
           graphql: true,
           path: () => "/graphql",
           body: () => ({
-            query: `query($n: ID) { vehicles(where: {networkId: {eq: $n}}, orderBy: [{field: id, direction: ASC}], limit: 15, offset: 0) { ${vehicleFields} } countVehicles(where: {networkId: {eq: $n}}) { total } }`,
+            query: `query($n: ID) { vehicles(where: {networkId: {eq: $n}}, orderBy: [{field: id, direction: ASC}], limit: 15, offset: 0) { ${platformaticVehicleSelection} } countVehicles(where: {networkId: {eq: $n}}) { total } }`,
             variables: { n: network.networkId },
           }),
         },

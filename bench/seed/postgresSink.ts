@@ -5,7 +5,7 @@
 // keys are re-added and known count triggers re-enabled (their counts rebuilt) after the load too.
 import { Client } from "pg";
 import { derivedData, rebuildSql, warnActiveTriggers } from "./derivedData";
-import type { ColumnKind, TableSpec } from "./tables";
+import type { ColumnKind } from "./tables";
 import { secondsSince, type Sink } from "./sink";
 
 const arrayType: Record<ColumnKind, string> = {

@@ -1,10 +1,11 @@
 // Row generators for every table, in column order of tables.ts. Bulk tables are generators so
 // the seed streams them in chunks instead of holding millions of rows in memory.
 import { generateApiKey } from "../../src/resolvers/apiKeys";
-import { searchTextOf } from "../../src/resolvers/vehicleInput";
+import { searchTextOf, type VehicleChanges } from "../../src/resolvers/vehicleInput";
 import type { PlannedNetwork } from "./networkPlan";
 import type { Random } from "./random";
-import type { Row } from "./tables";
+import { vehicleRow, type Row } from "./tables";
+import { vehicleValues } from "./vehicleValues";
 import * as words from "./vocabulary";
 
 const minute = 60_000;
@@ -12,8 +13,6 @@ const hour = 60 * minute;
 const day = 24 * hour;
 /** Dutytime and records spread over this window before the seed's "now". */
 export const historyDays = 60;
-
-const personName = (random: Random) => `${random.pick(words.firstNames)} ${random.pick(words.lastNames)}`;
 
 export function networkRows(plan: PlannedNetwork[], random: Random, now: number): Row[] {
   return plan.map((network) => [
@@ -48,53 +47,16 @@ export function rowNetworks(counts: Array<{ id: number; rows: number }>, random:
   return random.shuffle(order);
 }
 
-function plate(random: Random): string {
-  const letters = words.plateLetters;
-  const pair = letters[random.int(letters.length)] + (random.chance(0.8) ? letters[random.int(letters.length)] : "");
-  const suffix = random.chance(0.02) ? random.pick(["E", "H"]) : "";
-  return `${random.pick(words.plateCodes)}-${pair} ${random.between(1, 9999)}${suffix}`;
-}
-
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** Vehicles created over two years, in id order; ~30% with an inspection date, ~2% wanted. */
+/** Vehicles created over two years, in id order; their field values from vehicleValues.ts. */
 export function* vehicleRows(networkOf: Int32Array, random: Random, now: number): Generator<Row> {
   const span = 730 * day;
   const start = now - span;
   for (let i = 0; i < networkOf.length; i++) {
-    const fields = {
-      plate: plate(random),
-      carType: random.chance(0.95) ? random.pick(words.makes) : null,
-      car: random.chance(0.92) ? random.pick(words.models) : null,
-      owner: random.chance(0.94) ? personName(random) : null,
-      color: random.chance(0.88) ? random.pick(words.colors) : null,
-      wantedReason: null as string | null,
-    };
-    const wanted = random.chance(0.02);
-    if (wanted && random.chance(0.9)) fields.wantedReason = random.pick(words.wantedReasons);
-    const tuv = random.chance(0.3) ? isoDate(now + random.between(-365, 730) * day) : null;
-    const comment = random.chance(0.15) ? random.pick(words.comments) : null;
-    const synced = random.chance(0.4);
+    const id = i + 1;
+    const fields = vehicleValues(random, id, now);
     const createdAt = Math.min(now, Math.floor(start + (span * i) / networkOf.length + random.int(hour)));
     const updatedAt = random.chance(0.3) ? createdAt + random.int(now - createdAt + 1) : createdAt;
-    yield [
-      i + 1,
-      networkOf[i],
-      fields.plate,
-      fields.carType,
-      fields.car,
-      fields.owner,
-      tuv,
-      comment,
-      fields.color,
-      wanted,
-      fields.wantedReason,
-      synced,
-      synced ? `sync-${(i + 1).toString(36)}` : null,
-      searchTextOf(fields),
-      createdAt,
-      updatedAt,
-    ];
+    yield vehicleRow({ id, networkId: networkOf[i], fields, searchText: searchTextOf(fields as VehicleChanges), createdAt, updatedAt });
   }
 }
 
@@ -106,7 +68,7 @@ export function* officerRows(plan: PlannedNetwork[], perNetwork: number, random:
   for (const network of plan) {
     for (let k = 0; k < perNetwork; k++) {
       id++;
-      yield [id, network.id, officerIdentifier(id), personName(random), now - random.between(historyDays, 400) * day];
+      yield [id, network.id, officerIdentifier(id), words.personName(random), now - random.between(historyDays, 400) * day];
     }
   }
 }
@@ -159,4 +121,4 @@ export function* recordRows(
 }
 
 export const missionTitle = (random: Random) => (random.chance(0.95) ? random.pick(words.missionTitles) : null);
-export const recordPerson = (random: Random) => (random.chance(0.97) ? personName(random) : null);
+export const recordPerson = (random: Random) => (random.chance(0.97) ? words.personName(random) : null);

@@ -6,11 +6,14 @@
 // connection after commit until garbage collection).
 import { createClient, type Client, type InArgs } from "@libsql/client";
 import { derivedData, rebuildSql, warnActiveTriggers } from "./derivedData";
-import type { Row, TableSpec } from "./tables";
+import type { TableSpec } from "./tables";
 import { secondsSince, type Sink } from "./sink";
 
-/** SQLite allows 32766 parameters per statement; 500 rows of at most 16 columns stay well below. */
-const rowsPerStatement = 500;
+/**
+ * SQLite allows 32766 parameters per statement: 500 rows a statement, fewer when a table's
+ * columns (the vehicles' come from the field table) would pass that.
+ */
+const rowsPerStatement = (table: TableSpec) => Math.min(500, Math.floor(32766 / table.columns.length));
 
 /** The libSQL adapter of Prisma stores instants as ISO text with "+00:00"; search and CAS compare that text. */
 export const sqliteInstant = (ms: number) => new Date(ms).toISOString().slice(0, 23) + "+00:00";
@@ -73,9 +76,10 @@ export async function openSqliteSink(url: string): Promise<Sink> {
 
     async insert(table, rows) {
       const kinds = table.columns.map(([, kind]) => kind);
+      const perStatement = rowsPerStatement(table);
       await client.execute("BEGIN");
-      for (let at = 0; at < rows.length; at += rowsPerStatement) {
-        const slice = rows.slice(at, at + rowsPerStatement);
+      for (let at = 0; at < rows.length; at += perStatement) {
+        const slice = rows.slice(at, at + perStatement);
         const args: InArgs = [];
         for (const row of slice) {
           for (let c = 0; c < row.length; c++) {

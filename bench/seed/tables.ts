@@ -1,5 +1,6 @@
 // The tables the seed writes, with their real column names (snake_case, as the migrations create
 // them) and a value kind per column, so each database sink can encode the values its own way.
+import { vehicleFields, type VehicleFieldKind } from "../../src/model/vehicleFields";
 
 export type ColumnKind = "int" | "text" | "bool" | "timestamp";
 
@@ -33,24 +34,36 @@ export const apiKeysTable = table("api_keys", [
   ["expires_at", "timestamp"],
 ]);
 
+/**
+ * The column kind of each field kind (src/model/vehicleFields.ts): dates are stored as their
+ * YYYY-MM-DD text (String in the Prisma schemas), flags as booleans.
+ */
+const fieldColumnKind: Record<VehicleFieldKind, ColumnKind> = { plate: "text", text: "text", date: "text", flag: "bool" };
+
+/** The vehicles table: its fields' columns come from the field table, in its order. */
 export const vehiclesTable = table("vehicles", [
   ["id", "int"],
   ["network_id", "int"],
-  ["plate", "text"],
-  ["car_type", "text"],
-  ["car", "text"],
-  ["owner", "text"],
-  ["general_inspection", "text"],
-  ["comment", "text"],
-  ["color", "text"],
-  ["wanted", "bool"],
-  ["wanted_reason", "text"],
-  ["synced", "bool"],
-  ["sync_id", "text"],
+  ...vehicleFields.map((field) => [field.column, fieldColumnKind[field.kind]] as const),
   ["search_text", "text"],
   ["created_at", "timestamp"],
   ["updated_at", "timestamp"],
 ]);
+
+/** A vehicle's row in vehiclesTable's column order; its fields' values by response name. */
+export function vehicleRow(vehicle: {
+  id: number;
+  networkId: number;
+  fields: Record<string, string | boolean | null>;
+  searchText: string;
+  createdAt: number;
+  updatedAt: number;
+}): Row {
+  const row: Row = [vehicle.id, vehicle.networkId];
+  for (const field of vehicleFields) row.push(vehicle.fields[field.response] ?? null);
+  row.push(vehicle.searchText, vehicle.createdAt, vehicle.updatedAt);
+  return row;
+}
 
 export const officersTable = table("officers", [
   ["id", "int"],

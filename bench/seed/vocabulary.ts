@@ -1,5 +1,6 @@
 // Word lists for realistic German-ish roleplay data. Umlauts and ß are deliberate: search must
 // be case-insensitive for them, so the data set has to contain them.
+import type { Random } from "./random";
 
 /** District codes of plates, some with umlauts (MÜ, TÜ, LÖ ...), plus the game's cities. */
 export const plateCodes = [
@@ -9,14 +10,14 @@ export const plateCodes = [
 
 export const plateLetters = "ABCDEFGHIJKLMNOPRSTUVWXYZ";
 
-/** car_type: makes. */
+/** Makes (the vehicle's carType). */
 export const makes = [
   "Vapid", "Bravado", "Übermacht", "Grotti", "Pegassi", "Declasse", "Albany", "Benefactor", "Karin",
   "Pfister", "Obey", "Dinka", "Annis", "Weeny", "Enus", "Ocelot", "Lampadati", "Maibatsu", "Imponte",
   "Schyster", "Zirconium", "Ubermacht",
 ] as const;
 
-/** car: models. */
+/** Models (the vehicle's car). */
 export const models = [
   "Sentinel", "Zion", "Oracle", "Buffalo", "Stanier", "Schafter", "Sultan", "Blista", "Panto", "Felon",
   "Jackal", "Tailgater", "Fugitive", "Granger", "Baller", "Dubsta", "Kuruma", "Elegy", "Comet",
@@ -65,3 +66,9 @@ export const networkPlaces = [
 ] as const;
 
 export const networkKinds = ["PD", "Roleplay", "Sheriff", "Rettungsdienst", "Polizei", "Feuerwehr", "RP"] as const;
+
+/** A first and a last name, for owners, officers and patients. */
+export const personName = (random: Random) => `${random.pick(firstNames)} ${random.pick(lastNames)}`;
+
+/** Words for a text field without a vocabulary of its own (bench/seed/vehicleValues.ts). */
+export const anyWords = [...makes, ...models, ...colors, ...lastNames] as const;

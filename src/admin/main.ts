@@ -48,7 +48,7 @@ async function run(command: string, options: Options, db: Database): Promise<unk
         now,
       );
     case "network regenerate-key":
-      return regenerateNetworkKey(db.prisma, wholeNumber(required(options, "network"), "--network", 1), grace, now);
+      return regenerateNetworkKey(db, wholeNumber(required(options, "network"), "--network", 1), grace, now);
     case "network list":
       return listNetworks(db.prisma, now);
     case "officer add": {
@@ -56,7 +56,7 @@ async function run(command: string, options: Options, db: Database): Promise<unk
       const network = await db.prisma.network.findUnique({ where: { id: networkId } });
       if (!network) throw new AdminError(`No network with id ${networkId}.`);
       const officer = await addOfficer(
-        db.prisma,
+        db.officers,
         network,
         { identifier: required(options, "identifier"), name: required(options, "name") },
         now,

@@ -1,5 +1,5 @@
 // Network administration: create a network with its first key, regenerate keys, list.
-import type { Prisma } from "../db/client";
+import type { Database, Prisma } from "../db/client";
 import { generateApiKey, regenerateApiKey } from "../resolvers/apiKeys";
 import { AdminError } from "./adminError";
 
@@ -30,10 +30,10 @@ export async function createNetwork(
 }
 
 /** Without --grace, the network's own grace period (set at creation) applies. */
-export async function regenerateNetworkKey(prisma: Prisma, networkId: number, graceSeconds: number | undefined, now: Date) {
-  const network = await prisma.network.findUnique({ where: { id: networkId } });
+export async function regenerateNetworkKey(db: Pick<Database, "prisma" | "apiKeys">, networkId: number, graceSeconds: number | undefined, now: Date) {
+  const network = await db.prisma.network.findUnique({ where: { id: networkId } });
   if (!network) throw new AdminError(`No network with id ${networkId}.`);
-  const apiKey = await regenerateApiKey(prisma, networkId, graceSeconds ?? network.keyGraceSeconds, now);
+  const apiKey = await regenerateApiKey(db.apiKeys, networkId, graceSeconds ?? network.keyGraceSeconds, now);
   return { apiKey };
 }
 

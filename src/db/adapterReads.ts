@@ -2,7 +2,7 @@
 // Prisma 6.19's client plans every query in Wasm, raw ones too, ~0.45 ms of CPU per query
 // against ~0.1 ms for the adapter alone. The hot writes read their RETURNING rows here
 // (src/db/adapterWrites.ts); the hot reads go one step lower still, to the driver itself
-// (src/db/postgresReads.ts, src/db/sqliteReads.ts).
+// (src/db/postgres/reads.ts, src/db/sqlite/reads.ts).
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
@@ -59,7 +59,7 @@ export interface ReadSql {
   /**
    * The row a key names (primary or unique key; a network's kept counts by its id): a look-up
    * of one index entry, never a scan. PostgreSQL runs these on a connection they share
-   * (src/db/pipelinedConnection.ts); elsewhere it is `first`.
+   * (src/db/postgres/pipelinedConnection.ts); elsewhere it is `first`.
    */
   byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
 }

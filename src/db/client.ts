@@ -1,37 +1,52 @@
-// Opens the service's database: a Prisma client over the driver adapter the URL calls for.
+// Opens the service's database: a Prisma client over the driver adapter the URL calls for, the
+// hot read and write paths beside it, and the stores the rules use on them (src/db/store.ts).
 import fs from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PrismaClient } from "../generated/prisma/client";
 import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
-import { SqliteAdapterFactory } from "./sqliteAdapter";
-import { openPostgres } from "./postgres";
 import { shareConnection, type ReadSql } from "./adapterReads";
-import { postgresReads } from "./postgresReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
-import { writesTakingTurns } from "./writeTurns";
-import { openSqliteReads } from "./sqliteReads";
-import { keyChangesOf, type KeyChanges } from "./keyChanges";
-import { sqliteCommitsOf } from "./sqliteCommits";
+import type { KeyChanges, Stores } from "./store";
+import { apiKeyStore } from "./apiKeys";
+import { dutytimeStore } from "./dutytime";
+import { officerStore } from "./officers";
+import { recordStore } from "./records";
+import { recordCountStore } from "./recordCounts";
+import { SqliteAdapterFactory } from "./sqlite/adapter";
+import { sqliteFilePath } from "./sqlite/filePath";
+import { openSqliteReads } from "./sqlite/reads";
+import { sqliteCommitsOf } from "./sqlite/commits";
+import { writesTakingTurns } from "./sqlite/writeTurns";
+import { sqliteVehicleStore } from "./sqlite/vehicleStore";
+import { openPostgres } from "./postgres/connect";
+import { postgresReads } from "./postgres/reads";
+import { keyChangesOf } from "./postgres/keyChanges";
+import { postgresVehicleStore } from "./postgres/vehicleStore";
+
+export { sqliteFilePath };
 
 export type Prisma = PrismaClient;
 
-export interface Database {
+/**
+ * A database the service has open: the stores the rules use (src/db/store.ts), and the paths
+ * they run on, which the admin command, migrations and tests use too.
+ */
+export interface Database extends Stores {
   /** Writes, and reads that are not hot. */
   prisma: PrismaClient;
   /**
-   * Hot reads as plain SQL: on SQLite a read-only libsql connection (src/db/sqliteReads.ts), on
-   * PostgreSQL the pg pool under `prisma`'s adapter (src/db/postgresReads.ts).
+   * Hot reads as plain SQL: on SQLite a read-only libsql connection (src/db/sqlite/reads.ts), on
+   * PostgreSQL the pg pool under `prisma`'s adapter (src/db/postgres/reads.ts).
    */
   read: ReadSql;
   /**
    * Hot writes as plain SQL on the adapter under `prisma` (src/db/adapterWrites.ts); on SQLite,
-   * whose statements hold the process, one per turn of the event loop (src/db/writeTurns.ts).
+   * whose statements hold the process, one per turn of the event loop (src/db/sqlite/writeTurns.ts).
    */
   write: WriteSql;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
-   * and networks (src/db/keyChanges.ts), SQLite shows every commit (src/db/sqliteCommits.ts).
+   * and networks (src/db/postgres/keyChanges.ts), SQLite shows every commit (src/db/sqlite/commits.ts).
    */
   keyChanges: KeyChanges;
   provider: DatabaseProvider;
@@ -39,10 +54,28 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** The file behind a `file:` URL. */
-export function sqliteFilePath(url: string): string {
-  const file = url.startsWith("file://") ? fileURLToPath(url) : url.slice("file:".length);
-  return path.resolve(file);
+/** What the stores run on. */
+type Paths = Pick<Database, "prisma" | "read" | "write" | "provider">;
+
+/** The stores of a database: the vehicles' are each database's own, the others' SQL is shared. */
+function storesOf({ prisma, read, write, provider }: Paths): Stores {
+  return {
+    vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write),
+    dutytime: dutytimeStore(read, write),
+    officers: officerStore(read, prisma),
+    records: recordStore(prisma),
+    recordCounts: recordCountStore(read),
+    apiKeys: apiKeyStore(read, prisma),
+  };
+}
+
+/**
+ * The database with its stores on other read or write paths (tests count the statements sent).
+ * What the stores keep per read path (src/db/adapterReads.ts) starts empty on a new one.
+ */
+export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSql }): Database {
+  const over = { ...db, ...paths };
+  return { ...over, ...storesOf(over) };
 }
 
 export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
@@ -58,7 +91,8 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
       if (!connections.ending) await connections.end();
       await pipelined.end();
     };
-    return { prisma, read: postgresReads(connections, pipelined), write, keyChanges, provider, url, close };
+    const read = postgresReads(connections, pipelined);
+    return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -72,5 +106,7 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
     reads.close();
     await prisma.$disconnect();
   };
-  return { prisma, read: reads.read, write: writesTakingTurns(adapterWrites(provider, factory.connection)), keyChanges, provider, url, close };
+  const { read } = reads;
+  const write = writesTakingTurns(adapterWrites(provider, factory.connection));
+  return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, close };
 }

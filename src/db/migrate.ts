@@ -5,27 +5,11 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { providerOf, type DatabaseProvider } from "../config/database";
-import { sqliteMigrationTarget } from "./sqliteMigrations";
-import { postgresMigrationTarget } from "./postgresMigrations";
+import { sqliteMigrationTarget } from "./sqlite/migrations";
+import { postgresMigrationTarget } from "./postgres/migrations";
+import type { Migration } from "./migrationTarget";
 
-export interface Migration {
-  name: string;
-  sql: string;
-  checksum: string;
-}
-
-/** What the runner needs of a database, inside its migration lock. */
-export interface MigrationSession {
-  /** Checksums of the migrations applied so far, by name. */
-  appliedChecksums(): Promise<Map<string, string>>;
-  /** Runs the migration's script and records it, atomically. */
-  apply(migration: Migration): Promise<void>;
-}
-
-export interface MigrationTarget {
-  /** Runs `work` holding a lock that other migrating processes wait for. */
-  locked<T>(work: (session: MigrationSession) => Promise<T>): Promise<T>;
-}
+export type { Migration, MigrationSession, MigrationTarget } from "./migrationTarget";
 
 /** The repository's prisma/ folder, from src/db/ when run as TypeScript or dist/ when built. */
 function findMigrationsRoot(): string {

@@ -1,22 +1,21 @@
 // The network of a request's API key, without a statement for a key this process has admitted
 // before. On PostgreSQL a round trip per request is half of a small read's cost (get by id: two
 // statements, two round trips); the database announces every change to keys and networks
-// (src/db/keyChanges.ts), and what is kept here is dropped at each announcement and whenever the
+// (src/db/postgres/keyChanges.ts), and what is kept here is dropped at each announcement and whenever the
 // process is not listening. On SQLite a statement is cheap but not free (~12 us of a get by id's
 // ~45 us in-process); what is kept is dropped at every commit of any process, seen in the
-// database's WAL index (src/db/sqliteCommits.ts). Expiry (a grace period's end) is checked on
+// database's WAL index (src/db/sqlite/commits.ts). Expiry (a grace period's end) is checked on
 // every request. Without an epoch (null) every request looks up its key.
-import type { KeyChanges } from "../db/keyChanges";
-import type { ReadSql } from "../db/adapterReads";
+import type { ApiKeyStore, KeyChanges } from "../db/store";
 import type { NetworkScope } from "../context";
-import { hashApiKey, isValidAt, looksLikeApiKey, storedKey, type StoredKey } from "./apiKeys";
+import { hashApiKey, isValidAt, looksLikeApiKey, type StoredKey } from "./apiKeys";
 
 /** Keys kept at most; past it the one admitted first is dropped. */
 export const maxAdmittedKeys = 10_000;
 
 export type NetworkOfApiKey = (apiKey: string, now: Date) => Promise<NetworkScope | null>;
 
-export function admittedKeys(read: ReadSql, changes: KeyChanges | null, maxKeys = maxAdmittedKeys): NetworkOfApiKey {
+export function admittedKeys(keys: Pick<ApiKeyStore, "byHash">, changes: KeyChanges | null, maxKeys = maxAdmittedKeys): NetworkOfApiKey {
   // By hash: the process keeps no key in the clear.
   const kept = new Map<string, StoredKey>();
   let keptAt: number | null = null;
@@ -38,7 +37,7 @@ export function admittedKeys(read: ReadSql, changes: KeyChanges | null, maxKeys 
     const known = epoch === null ? undefined : kept.get(hash);
     if (known && isValidAt(known, now)) return known.network;
 
-    const key = await storedKey(read, hash);
+    const key = await keys.byHash(hash);
     if (!key || !isValidAt(key, now)) {
       kept.delete(hash);
       return null;

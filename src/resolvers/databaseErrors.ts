@@ -46,7 +46,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const cause = adapterCause(error);
   if (cause?.kind && unavailableKinds.has(cause.kind)) return true;
   if (cause?.code && unavailableSqlStates.has(cause.code)) return true;
-  // pg's own errors (hot reads on PostgreSQL, src/db/postgresReads.ts) carry the SQLSTATE.
+  // pg's own errors (hot reads on PostgreSQL, src/db/postgres/reads.ts) carry the SQLSTATE.
   const sqlState = (error as { code?: unknown } | undefined)?.code;
   if (typeof sqlState === "string" && unavailableSqlStates.has(sqlState)) return true;
   // "is not queryable": pg refusing a read sent to a client whose connection just failed.

@@ -1,8 +1,7 @@
 // Officers of a network, addressed by their connector identifier "<type>:<value>".
 import type { Context, NetworkScope } from "../context";
-import type { Prisma as PrismaClient } from "../db/client";
-import { Prisma, type Officer } from "../generated/prisma/client";
-import { storedInstant } from "../db/storedInstant";
+import type { Officer } from "../generated/prisma/client";
+import type { OfficerStore } from "../db/store";
 import { conflict, notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
 import { isUniqueViolation } from "./databaseErrors";
@@ -30,12 +29,9 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
 
 export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
-  // On the read path (src/db/adapterReads.ts): every dutytime call starts here.
-  const row = await ctx.db.read.byKey<{ id: number; network_id: number; identifier: string; name: string; created_at: Date | string }>(Prisma.sql`
-    SELECT id, network_id, identifier, name, created_at FROM officers
-    WHERE network_id = ${ctx.network.id} AND identifier = ${identifier}`);
-  if (!row) throw notFound("Officer");
-  return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: storedInstant(row.created_at) };
+  const officer = await ctx.db.officers.byIdentifier(ctx.network.id, identifier);
+  if (!officer) throw notFound("Officer");
+  return officer;
 }
 
 export interface OfficerInput {
@@ -44,7 +40,7 @@ export interface OfficerInput {
 }
 
 export async function addOfficer(
-  prisma: PrismaClient,
+  officers: OfficerStore,
   network: NetworkScope,
   input: OfficerInput,
   now: Date,
@@ -56,9 +52,7 @@ export async function addOfficer(
   if (fault) check.fail("name", fault);
   check.throwIfInvalid();
   try {
-    return await prisma.officer.create({
-      data: { networkId: network.id, identifier: input.identifier, name, createdAt: now },
-    });
+    return await officers.add({ networkId: network.id, identifier: input.identifier, name, createdAt: now });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict("An officer with this identifier already exists in the network.");
     throw error;

@@ -22,25 +22,19 @@ export async function createMissionReport(ctx: Context, input: RecordInput & { t
   const check = new Validator();
   const title = optionalText(check, "title", input.title);
   check.throwIfInvalid();
-  return ctx.db.prisma.missionReport.create({
-    data: { networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) },
-  });
+  return ctx.db.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
 }
 
 export async function createPatientFile(ctx: Context, input: RecordInput & { patientName?: string | null }) {
   const check = new Validator();
   const patientName = optionalText(check, "patientName", input.patientName);
   check.throwIfInvalid();
-  return ctx.db.prisma.patientFile.create({
-    data: { networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) },
-  });
+  return ctx.db.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
 }
 
 export async function createOffenderFile(ctx: Context, input: RecordInput & { offenderName?: string | null }) {
   const check = new Validator();
   const offenderName = optionalText(check, "offenderName", input.offenderName);
   check.throwIfInvalid();
-  return ctx.db.prisma.offenderFile.create({
-    data: { networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) },
-  });
+  return ctx.db.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
 }

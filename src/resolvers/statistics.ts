@@ -1,8 +1,7 @@
 // Counts for dashboards, following SPEC 4.2 rules 1-5 to the letter.
 import type { Context } from "../context";
 import { isDatabaseUnavailable } from "./databaseErrors";
-import { Prisma } from "../generated/prisma/client";
-import type { ReadSql } from "../db/adapterReads";
+import type { RecordKind } from "../db/store";
 
 export interface RecordCount {
   /** null means "cannot be evaluated", never zero. */
@@ -12,70 +11,9 @@ export interface RecordCount {
 
 const sevenDaysMs = 7 * 24 * 60 * 60 * 1000;
 
-/** Tables of countable records, counted together: their total, and their records created at or after an instant. */
-interface CountSource {
-  total(networkId: number): Promise<number>;
-  createdSince(networkId: number, since: Date): Promise<number>;
-}
-
-type RecordTable = "mission_reports" | "patient_files" | "offender_files";
-
-/** Each table's number of records per network, kept on the network's row by triggers (migration *_network_record_counts). */
-const countColumnOf: Record<RecordTable, string> = {
-  mission_reports: "mission_report_count",
-  patient_files: "patient_file_count",
-  offender_files: "offender_file_count",
-};
-
-const hourMs = 60 * 60 * 1000;
-
-/** The first whole hour at or after `instant`. */
-export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTime() / hourMs) * hourMs);
-
-/**
- * Counts of some tables together, each count in one statement on the read path
- * (src/db/adapterReads.ts): dashboards poll these, and the files' counts (patient and offender
- * files) are one statement, not one per table. The total is the kept counts, not a count over
- * the network's records. Records created since an instant are the kept counts of the whole hours
- * from the next whole hour on (migration *_record_hour_counts), plus the records of the partial
- * hour before it: at most ~170 kept rows per table and an hour's records, however many records
- * the window holds. `created_at >= since` never matches a null (unknown) creation time: rule 3.
- */
-function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
-  const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
-  const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
-  return {
-    total: async (networkId) => count(await read.byKey(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
-    createdSince: async (networkId, since) => {
-      const wholeHours = nextWholeHour(since);
-      const partialHour = Prisma.join(
-        tables.map(
-          (table) => Prisma.sql`(SELECT COUNT(*) FROM ${Prisma.raw(`"${table}"`)}
-                                WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
-        ),
-        " + ",
-      );
-      return count(
-        await read.first(Prisma.sql`
-          SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
-                           WHERE network_id = ${networkId} AND table_name IN (${Prisma.join(tables)}) AND hour >= ${wholeHours}), 0)
-               + ${partialHour} AS total`),
-      );
-    },
-  };
-}
-
-function sources(ctx: Context): { missions: CountSource; files: CountSource } {
-  const { read } = ctx.db;
-  return {
-    missions: countSource(read, ["mission_reports"]),
-    files: countSource(read, ["patient_files", "offender_files"]),
-  };
-}
-
 /** Rule 5: totals count every record, known creation time or not. */
-async function total(ctx: Context, from: CountSource): Promise<RecordCount> {
-  return { count: await from.total(ctx.network.id), timestampAvailable: true };
+async function total(ctx: Context, kind: RecordKind): Promise<RecordCount> {
+  return { count: await ctx.db.recordCounts.total(ctx.network.id, kind), timestampAvailable: true };
 }
 
 /**
@@ -83,17 +21,17 @@ async function total(ctx: Context, from: CountSource): Promise<RecordCount> {
  * creation times cannot be evaluated, the answer is null with timestampAvailable false; an
  * unreachable database is an outage (503), not a missing timestamp.
  */
-async function lastSevenDays(ctx: Context, from: CountSource): Promise<RecordCount> {
+async function lastSevenDays(ctx: Context, kind: RecordKind): Promise<RecordCount> {
   const since = new Date(ctx.now().getTime() - sevenDaysMs);
   try {
-    return { count: await from.createdSince(ctx.network.id, since), timestampAvailable: true };
+    return { count: await ctx.db.recordCounts.createdSince(ctx.network.id, kind, since), timestampAvailable: true };
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error;
     return { count: null, timestampAvailable: false };
   }
 }
 
-export const missionsTotal = (ctx: Context) => total(ctx, sources(ctx).missions);
-export const missionsLastSevenDays = (ctx: Context) => lastSevenDays(ctx, sources(ctx).missions);
-export const filesTotal = (ctx: Context) => total(ctx, sources(ctx).files);
-export const filesLastSevenDays = (ctx: Context) => lastSevenDays(ctx, sources(ctx).files);
+export const missionsTotal = (ctx: Context) => total(ctx, "missions");
+export const missionsLastSevenDays = (ctx: Context) => lastSevenDays(ctx, "missions");
+export const filesTotal = (ctx: Context) => total(ctx, "files");
+export const filesLastSevenDays = (ctx: Context) => lastSevenDays(ctx, "files");

@@ -1,94 +1,52 @@
-// The rules for vehicle fields, in the request field names of SPEC 2.1.
+// The rules for vehicle fields, in the request field names of SPEC 2.1, from the field table.
+import { vehicleFields, searchableVehicleFields, type VehicleChanges, type VehicleInput } from "../model/vehicleFields";
 import { Validator, isCalendarDate, messages, textFault } from "./validation";
 
-/** Vehicle fields as clients send them (create, PUT and PATCH alike). */
-export interface VehicleInput {
-  plate?: string | null;
-  cartyp?: string | null;
-  car?: string | null;
-  owner?: string | null;
-  tuv?: string | null;
-  comment?: string | null;
-  color?: string | null;
-  wanted?: boolean | null;
-  wanted_reason?: string | null;
-  synced?: boolean | null;
-  sync_id?: string | null;
+export type { VehicleChanges, VehicleInput };
+
+/** What is wrong with one field's value as sent, or null; `value` is not undefined. */
+function faultOf(field: (typeof vehicleFields)[number], value: unknown, required: boolean): string | null {
+  const name = field.request;
+  if (value === null) {
+    if (field.kind === "plate") return required ? messages.required(name) : messages.string(name);
+    if (field.kind === "flag") return messages.boolean(name);
+    return null;
+  }
+  switch (field.kind) {
+    case "plate": {
+      const plate = (value as string).trim();
+      return plate === "" ? messages.required(name) : textFault(name, plate, field.max);
+    }
+    case "text":
+      return textFault(name, value as string, field.max);
+    case "date":
+      return isCalendarDate(value as string) ? null : messages.date(name);
+    case "flag":
+      return null;
+  }
 }
-
-/** The stored columns a request sets. */
-export interface VehicleChanges {
-  plate?: string;
-  carType?: string | null;
-  car?: string | null;
-  owner?: string | null;
-  generalInspection?: string | null;
-  comment?: string | null;
-  color?: string | null;
-  wanted?: boolean;
-  wantedReason?: string | null;
-  synced?: boolean;
-  syncId?: string | null;
-}
-
-const optionalTexts = [
-  ["cartyp", "carType", 255],
-  ["car", "car", 255],
-  ["owner", "owner", 255],
-  ["color", "color", 255],
-  ["sync_id", "syncId", 255],
-  ["comment", "comment", 5000],
-  ["wanted_reason", "wantedReason", 1000],
-] as const;
-
-const flags = [
-  ["wanted", "wanted"],
-  ["synced", "synced"],
-] as const;
 
 /**
  * Validates the fields that were sent and returns the columns to write. Fields left out stay
- * as they are; `required` makes `plate` mandatory (create).
+ * as they are; `required` makes `plate` mandatory (create). The values have the input's
+ * GraphQL types already (strings and booleans).
  */
 export function vehicleChanges(input: VehicleInput, { required }: { required: boolean }): VehicleChanges {
   const check = new Validator();
-  const changes: VehicleChanges = {};
-
-  if (input.plate === undefined || input.plate === null) {
-    if (required) check.fail("plate", messages.required("plate"));
-    else if (input.plate === null) check.fail("plate", messages.string("plate"));
-  } else {
-    const plate = input.plate.trim();
-    const fault = plate === "" ? messages.required("plate") : textFault("plate", plate, 32);
-    if (fault) check.fail("plate", fault);
-    else changes.plate = plate;
+  const changes: Record<string, unknown> = {};
+  for (const field of vehicleFields) {
+    const value = input[field.request];
+    if (value === undefined) {
+      if (required && field.kind === "plate") check.fail(field.request, messages.required(field.request));
+      continue;
+    }
+    const fault = faultOf(field, value, required);
+    if (fault) check.fail(field.request, fault);
+    else changes[field.response] = field.kind === "plate" ? (value as string).trim() : value;
   }
-
-  for (const [field, column, max] of optionalTexts) {
-    const value = input[field];
-    if (value === undefined) continue;
-    const fault = value === null ? null : textFault(field, value, max);
-    if (fault) check.fail(field, fault);
-    else changes[column] = value;
-  }
-
-  if (input.tuv !== undefined) {
-    if (input.tuv !== null && !isCalendarDate(input.tuv)) check.fail("tuv", messages.date("tuv"));
-    else changes.generalInspection = input.tuv;
-  }
-
-  for (const [field, column] of flags) {
-    const value = input[field];
-    if (value === undefined) continue;
-    if (value === null) check.fail(field, messages.boolean(field));
-    else changes[column] = value;
-  }
-
   check.throwIfInvalid();
-  return changes;
+  return changes as VehicleChanges;
 }
-
-type Searchable = Pick<VehicleChanges, "plate" | "car" | "carType" | "owner" | "color" | "wantedReason">;
 
 /** Joins the searched fields with a separator no search term can contain. */
 export const searchSeparator = "\u001f";
@@ -103,13 +61,14 @@ const likeSpecial: Record<string, string> = { "%": "\ue000", _: "\ue001", "\\": 
 const searchable = (text: string) =>
   text
     .toLowerCase()
+    // The separator (a control character, on purpose) and the private-use stand-ins are dropped.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u001f\ue000-\ue002]/g, "")
     .replace(/[%_\\]/g, (special) => likeSpecial[special]);
 
-export function searchTextOf(vehicle: Searchable): string {
-  return [vehicle.plate, vehicle.car, vehicle.carType, vehicle.owner, vehicle.color, vehicle.wantedReason]
-    .map((value) => searchable(value ?? ""))
-    .join(searchSeparator);
+/** The search text of a vehicle's fields (those not given count as empty). */
+export function searchTextOf(vehicle: VehicleChanges): string {
+  return searchableVehicleFields.map((field) => searchable((vehicle[field.response] as string | null | undefined) ?? "")).join(searchSeparator);
 }
 
 /** The needle for a search term, spelled like the stored search text. */

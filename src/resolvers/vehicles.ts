@@ -1,27 +1,13 @@
 // Vehicle register of the request's network: list, read, create, update, delete.
 import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
-import { planPostgresSearch } from "./postgresSearchPlan";
-import { planSearch, readRows } from "./searchPlan";
-import {
-  guessedSearchTotal,
-  knownVehicleTotal,
-  selectSearchPageCounting,
-  selectSearchPageCountingWithState,
-  selectVehicle,
-  selectVehiclePage,
-  selectVehiclePageWithState,
-  type PageRequest,
-  type VehicleFilter,
-  type VehicleOrder,
-} from "./vehicleQueries";
+import type { VehicleOrder } from "../db/store";
 import { notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
-import { searchNeedle, searchTextOf, vehicleChanges, type VehicleChanges, type VehicleInput } from "./vehicleInput";
-import { deleteVehicleRow, insertVehicle, updateVehicleAsRead } from "./vehicleWrites";
+import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
+import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
 
-export const vehicleSortFields = ["plate", "car", "owner", "tuv", "wanted"] as const;
-export type VehicleSortField = (typeof vehicleSortFields)[number];
+export { vehicleSortFields, type VehicleSortField };
 export const sortOrders = ["asc", "desc"] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
@@ -50,18 +36,10 @@ export interface VehiclePage {
   meta: PageMeta;
 }
 
-/** The column of each sort field; nulls sort last in both directions (ties by id). */
-const sortColumn: Record<VehicleSortField, { column: string; nullsLast: boolean }> = {
-  plate: { column: "plate", nullsLast: false },
-  car: { column: "car", nullsLast: true },
-  owner: { column: "owner", nullsLast: true },
-  tuv: { column: "general_inspection", nullsLast: true },
-  wanted: { column: "wanted", nullsLast: false },
-};
-
+/** The order asked for; nulls sort last in both directions (ties by id). */
 function orderOf(args: VehicleListArgs): VehicleOrder | null {
   if (!args.sortField) return null;
-  return { ...sortColumn[args.sortField], direction: args.sortOrder ?? "asc" };
+  return { field: args.sortField, direction: args.sortOrder ?? "asc" };
 }
 
 /** Vehicle ids are positive integers; any other path segment names no vehicle. */
@@ -84,71 +62,11 @@ function checkListArgs(args: VehicleListArgs) {
   return { page, perPage };
 }
 
-/** Where a search's page comes from, planned for the database at hand. */
-function sourceOf(ctx: Context, filter: VehicleFilter, knownMatches: number | null, networkVehicles: number, page: Omit<PageRequest, "source">) {
-  const pageEnd = page.offset + page.limit;
-  return ctx.db.provider === "postgresql"
-    ? planPostgresSearch(filter.needle, knownMatches, networkVehicles, pageEnd)
-    : planSearch(ctx.db.read, filter, knownMatches, networkVehicles, { pageEnd, idOrder: page.order === null });
-}
-
-/** A page of the list and the total it belongs to. */
-interface PageAndTotal {
-  data: Vehicle[];
-  total: number;
-}
-
-/**
- * The page and its total in one statement where the network's state tells the total: without a
- * search, its kept vehicle count; with one, a total kept at the version the network was last
- * seen in, confirmed by the version the page was read at, or, when none is kept, the matches
- * counted by the page's statement. Null when that does not work out (an empty page carries no
- * state; the network changed since): the caller looks the total up first.
- * PostgreSQL only, where it saves a round trip: SQLite has none to save, and its page with the
- * state's columns on every row cost more than a page and a count (~10% of a list's CPU).
- */
-async function pageInOneRead(ctx: Context, filter: VehicleFilter, page: Omit<PageRequest, "source">): Promise<PageAndTotal | null> {
-  if (ctx.db.provider !== "postgresql") return null;
-  if (filter.needle === null) {
-    const { data, state } = await selectVehiclePageWithState(ctx.db.read, filter, { ...page, source: readRows });
-    return state ? { data, total: state.vehicles } : null;
-  }
-  const searched = { ...filter, needle: filter.needle };
-  const guess = guessedSearchTotal(ctx.db.read, searched);
-  if (!guess) {
-    // Not kept (a new term, or the network changed): counted with the page. The plan gathers the
-    // matches whatever the network's size while they are counted.
-    const source = planPostgresSearch(filter.needle, null, 0, page.offset + page.limit);
-    return selectSearchPageCountingWithState(ctx.db.read, searched, { ...page, source });
-  }
-  // A page past the last match is answered below without reading rows.
-  if (page.offset >= guess.total) return null;
-  const source = await sourceOf(ctx, filter, guess.total, guess.state.vehicles, page);
-  const { data, state } = await selectVehiclePageWithState(ctx.db.read, searched, { ...page, source });
-  return state?.version === guess.state.version ? { data, total: guess.total } : null;
-}
-
-/** The total looked up first (kept, or counted with the page), then the page. */
-async function totalThenPage(ctx: Context, filter: VehicleFilter, page: Omit<PageRequest, "source">): Promise<PageAndTotal> {
-  const known = await knownVehicleTotal(ctx.db.read, filter);
-  if (known.total === null) {
-    const searched = { ...filter, needle: filter.needle! };
-    const source = await sourceOf(ctx, filter, null, known.networkVehicles, page);
-    return selectSearchPageCounting(ctx.db.read, searched, { ...page, source }, known.version);
-  }
-  // A page past the last match needs no look at the rows: a search for a rare or absent term
-  // would otherwise scan the whole network.
-  if (page.offset >= known.total) return { data: [], total: known.total };
-  const source = await sourceOf(ctx, filter, known.total, known.networkVehicles, page);
-  return { data: await selectVehiclePage(ctx.db.read, filter, { ...page, source }), total: known.total };
-}
-
 export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
-  const filter = { networkId: ctx.network.id, needle: needle === "" ? null : needle, trigramIndex: ctx.db.provider === "sqlite" };
-  const request = { order: orderOf(args), limit: perPage, offset: (page - 1) * perPage };
-  const { data, total } = (await pageInOneRead(ctx, filter, request)) ?? (await totalThenPage(ctx, filter, request));
+  const request = { needle: needle === "" ? null : needle, order: orderOf(args), limit: perPage, offset: (page - 1) * perPage };
+  const { data, total } = await ctx.db.vehicles.page(ctx.network.id, request);
   const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
   return {
     data,
@@ -165,7 +83,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
 
 export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicleId = parseVehicleId(id);
-  const vehicle = vehicleId === null ? null : await selectVehicle(ctx.db.read, ctx.network.id, vehicleId);
+  const vehicle = vehicleId === null ? null : await ctx.db.vehicles.byId(ctx.network.id, vehicleId);
   if (!vehicle) throw notFound("Vehicle");
   return vehicle;
 }
@@ -174,22 +92,11 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const changes = vehicleChanges(input, { required: true });
   const now = ctx.now();
   const fields = { ...changes, plate: changes.plate! };
-  return insertVehicle(ctx.db.write, { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now });
+  return ctx.db.vehicles.insert({ ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now });
 }
 
 /** What a new vehicle holds in the fields a create leaves out (the columns' defaults). */
-const unsetVehicleFields = {
-  carType: null,
-  car: null,
-  owner: null,
-  generalInspection: null,
-  comment: null,
-  color: null,
-  wanted: false,
-  wantedReason: null,
-  synced: false,
-  syncId: null,
-} satisfies Omit<Required<VehicleChanges>, "plate">;
+const unsetVehicleFields = Object.fromEntries(vehicleFields.map((field) => [field.response, unsetValueOf(field)])) as unknown as VehicleFieldValues;
 
 /**
  * Updates the fields sent. The search text depends on fields not sent, so the write is a
@@ -202,7 +109,7 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const next = { ...current, ...changes };
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
     const searchText = searchTextOf(next);
-    if (await updateVehicleAsRead(ctx.db.write, ctx.db.provider, current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
+    if (await ctx.db.vehicles.updateAsRead(current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
     if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
   }
 }
@@ -210,6 +117,6 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
 export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicle = await findVehicle(ctx, id);
   // Gone in between: deleted by a concurrent call.
-  if (!(await deleteVehicleRow(ctx.db.write, ctx.network.id, vehicle.id))) throw notFound("Vehicle");
+  if (!(await ctx.db.vehicles.remove(ctx.network.id, vehicle.id))) throw notFound("Vehicle");
   return vehicle;
 }

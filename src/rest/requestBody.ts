@@ -31,30 +31,6 @@ export function nestsAtMost(text: string, max = maxJsonDepth): boolean {
   return true;
 }
 
-/** The body as text, or null as soon as it grows past the limit (chunked bodies included). */
-export async function readLimitedText(request: Request): Promise<string | null> {
-  const declared = request.headers.get("content-length");
-  if (Number(declared ?? 0) > maxBodyBytes) return null;
-  // A declared length is enforced by the HTTP parser: such a body can be taken whole (and the
-  // server has usually read it already: src/server/requestBodies.ts).
-  if (declared !== null) return request.text();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBodyBytes) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 export type BodyResult = { ok: true; body: Record<string, unknown> | null } | { ok: false; reply: Reply };
 
 const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);

@@ -1,14 +1,16 @@
-// The REST interface of SPEC.md section 4. Each handler only maps HTTP to a GraphQL operation
-// (run by SOFA) and its result back to the contract's shape; the rules live in the resolvers.
+// The REST interface of the specification's section 4. Each handler only maps HTTP to a GraphQL
+// operation (run by SOFA) and its result back to the contract's shape; the rules live in the
+// resolvers. The route table below is the one list of public routes: the router, SOFA's
+// configuration and the OpenAPI document's paths derive from it.
 import type { GraphQLInputObjectType, GraphQLSchema } from "graphql";
 import type { NetworkScope } from "../context";
 import { Validator } from "../resolvers/validation";
-import { validationSummary, type FieldErrors } from "../errors";
+import { validationSummary } from "../errors";
 import { readJsonObject } from "./requestBody";
 import { jsonText, noContent, validationJson, type Reply } from "./responses";
 import type { IncomingRest } from "./incoming";
 import type { PathParams, Route } from "./router";
-import type { CallSofa, SofaCall, SofaOperation, SofaResult } from "./sofa";
+import { restErrorReply, type CallSofa, type SofaOperation } from "./sofa";
 import { bodyToInput } from "./variables";
 import { laravelPageJson, listQueryToVariables, restNameOf } from "./vehicleList";
 
@@ -25,89 +27,99 @@ function invalid(check: Validator): Reply | null {
   return Object.keys(errors).length === 0 ? null : validationJson(validationSummary(errors), errors);
 }
 
-/** Renames error keys from GraphQL argument names to the REST names the client sent. */
-function renameErrorFields(reply: Reply, rename: (field: string) => string): Reply {
-  if (reply.status !== 422 || reply.body === null) return reply;
-  const body = JSON.parse(reply.body) as { message: string; errors: FieldErrors };
-  const errors: FieldErrors = {};
-  for (const [field, messages] of Object.entries(body.errors ?? {})) errors[rename(field)] = messages;
-  return validationJson(body.message, errors);
+/** What a route does with its request and its operation's result. */
+type RouteKind =
+  /** GET /vehicles: query parameters (and their aliases) to arguments; Laravel's page envelope. */
+  | { kind: "vehicleList" }
+  /** A vehicle write: the flat JSON body becomes the mutation's `input`. */
+  | { kind: "vehicleWrite"; input: "CreateVehicleInput" | "UpdateVehicleInput"; status: number }
+  /** The operation's result as `{"data": ...}`; a body, if sent, must be a JSON object (and is ignored). */
+  | { kind: "data"; acceptsBody?: boolean }
+  /** The operation's result as the whole body. */
+  | { kind: "plain" }
+  /** No content. */
+  | { kind: "none" };
+
+interface RouteSpec {
+  method: Route<unknown>["method"];
+  /** The public path (SPEC section 4); `{name}` segments are the operation's arguments, renamed by `arguments`. */
+  path: string;
+  operation: SofaOperation;
+  /** The argument each path segment gives, where their names differ. */
+  arguments?: Record<string, string>;
+  does: RouteKind;
 }
 
-export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<RestHandler>[] {
-  const inputType = (name: string) => schema.getType(name) as GraphQLInputObjectType;
-  const vehiclesArgs = schema.getQueryType()!.getFields().vehicles.args;
+/** The REST interface of SPEC section 4: every route, its GraphQL operation and its shape. */
+export const restRouteTable: readonly RouteSpec[] = [
+  { method: "GET", path: "/vehicles", operation: "Query.vehicles", does: { kind: "vehicleList" } },
+  { method: "POST", path: "/vehicles", operation: "Mutation.createVehicle", does: { kind: "vehicleWrite", input: "CreateVehicleInput", status: 201 } },
+  { method: "GET", path: "/vehicles/{vehicle}", operation: "Query.vehicle", arguments: { vehicle: "id" }, does: { kind: "data" } },
+  // PUT and PATCH both update only the fields sent (CONTRACT), so both run updateVehicle.
+  { method: "PUT", path: "/vehicles/{vehicle}", operation: "Mutation.updateVehicle", arguments: { vehicle: "id" }, does: { kind: "vehicleWrite", input: "UpdateVehicleInput", status: 200 } },
+  { method: "PATCH", path: "/vehicles/{vehicle}", operation: "Mutation.updateVehicle", arguments: { vehicle: "id" }, does: { kind: "vehicleWrite", input: "UpdateVehicleInput", status: 200 } },
+  { method: "DELETE", path: "/vehicles/{vehicle}", operation: "Mutation.deleteVehicle", arguments: { vehicle: "id" }, does: { kind: "none" } },
+  { method: "POST", path: "/dutytime/{identifier}/toggle", operation: "Mutation.toggleDutytime", does: { kind: "data", acceptsBody: true } },
+  { method: "POST", path: "/dutytime/{identifier}/stop", operation: "Mutation.stopDutytime", does: { kind: "data", acceptsBody: true } },
+  { method: "GET", path: "/statistics/active-users", operation: "Query.activeUsers", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/missions/last-7-days", operation: "Query.missionsLastSevenDays", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/missions/total", operation: "Query.missionsTotal", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/files/last-7-days", operation: "Query.filesLastSevenDays", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/files/total", operation: "Query.filesTotal", does: { kind: "plain" } },
+];
 
-  const call = async (rest: RestRequest, sofa: SofaCall, respond: (result: SofaResult & { ok: true }) => Reply) => {
-    const result = await callSofa(sofa, rest.network);
-    return result.ok ? respond(result) : result.reply;
-  };
+/** The operations the REST routes run, for SOFA's configuration. */
+export const restOperations = restRouteTable.map((route) => route.operation);
+
+export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<RestHandler>[] {
+  const vehiclesArgs = schema.getQueryType()!.getFields().vehicles.args;
 
   /** The contract's `{"data": ...}` around the operation's JSON, which is not parsed again. */
   const dataJson = (status: number, operationJson: string) => jsonText(status, `{"data":${operationJson}}`);
 
-  /** The vehicle id of a /vehicles/{vehicle} path, under the operation's argument name. */
-  const vehicleParams = (rest: RestRequest) => (rest.params.vehicle === undefined ? undefined : { id: rest.params.vehicle });
+  /** The operation's arguments from the path's segments. */
+  const pathArguments = (spec: RouteSpec, params: PathParams) =>
+    Object.fromEntries(Object.entries(params).map(([segment, value]) => [spec.arguments?.[segment] ?? segment, value]));
 
-  /** POST/PUT/PATCH of a vehicle: the flat JSON body becomes the mutation's `input`. */
-  const writeVehicle = (inputTypeName: string, operation: SofaOperation): RestHandler =>
-    async (rest) => {
-      const read = await readJsonObject(rest.incoming);
-      if (!read.ok) return read.reply;
-      const check = new Validator();
-      const input = bodyToInput(check, read.body ?? {}, inputType(inputTypeName));
-      const rejected = invalid(check);
-      if (rejected) return rejected;
-      return call(rest, { operation, params: vehicleParams(rest), variables: { input } }, ({ status, json }) => dataJson(status, json));
-    };
+  async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
+    const result = await callSofa(spec.operation, variables, rest.network);
+    return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
+  }
 
-  /** POST /dutytime/...: a body is optional; when sent it must be a JSON object (ignored). */
-  const dutytime = (action: "toggle" | "stop"): RestHandler => async (rest) => {
-    const read = await readJsonObject(rest.incoming);
-    if (!read.ok) return read.reply;
-    const operation = action === "toggle" ? "Mutation.toggleDutytime" : "Mutation.stopDutytime";
-    return call(rest, { operation, params: { identifier: rest.params.identifier } }, ({ json }) => dataJson(200, json));
-  };
+  function handlerOf(spec: RouteSpec): RestHandler {
+    const does = spec.does;
+    switch (does.kind) {
+      case "vehicleList":
+        return async (rest) => {
+          const url = rest.incoming.url();
+          const check = new Validator();
+          const variables = listQueryToVariables(check, url, vehiclesArgs);
+          return invalid(check) ?? run(spec, rest, variables, (json) => jsonText(200, laravelPageJson(url, json)), restNameOf);
+        };
+      case "vehicleWrite": {
+        const inputType = schema.getType(does.input) as GraphQLInputObjectType;
+        return async (rest) => {
+          const read = await readJsonObject(rest.incoming);
+          if (!read.ok) return read.reply;
+          const check = new Validator();
+          const input = bodyToInput(check, read.body ?? {}, inputType);
+          return invalid(check) ?? run(spec, rest, { ...pathArguments(spec, rest.params), input }, (json) => dataJson(does.status, json));
+        };
+      }
+      case "data":
+        return async (rest) => {
+          if (does.acceptsBody) {
+            const read = await readJsonObject(rest.incoming);
+            if (!read.ok) return read.reply;
+          }
+          return run(spec, rest, pathArguments(spec, rest.params), (json) => dataJson(200, json));
+        };
+      case "plain":
+        return (rest) => run(spec, rest, {}, (json) => jsonText(200, json));
+      case "none":
+        return (rest) => run(spec, rest, pathArguments(spec, rest.params), () => noContent());
+    }
+  }
 
-  /** GET of a statistic: the operation's result is the response body. */
-  const statistic = (operation: SofaOperation): RestHandler => (rest) =>
-    call(rest, { operation }, ({ json }) => jsonText(200, json));
-
-  return [
-    {
-      method: "GET",
-      path: "/vehicles",
-      handler: async (rest) => {
-        const url = rest.incoming.url();
-        const check = new Validator();
-        const query = listQueryToVariables(check, url, vehiclesArgs);
-        const rejected = invalid(check);
-        if (rejected) return rejected;
-        const result = await callSofa({ operation: "Query.vehicles", query }, rest.network);
-        if (!result.ok) return renameErrorFields(result.reply, restNameOf);
-        return jsonText(200, laravelPageJson(url, result.json));
-      },
-    },
-    { method: "POST", path: "/vehicles", handler: writeVehicle("CreateVehicleInput", "Mutation.createVehicle") },
-    {
-      method: "GET",
-      path: "/vehicles/{vehicle}",
-      handler: (rest) => call(rest, { operation: "Query.vehicle", params: vehicleParams(rest) }, ({ json }) => dataJson(200, json)),
-    },
-    // PUT and PATCH both update only the fields sent (CONTRACT), so both run updateVehicle.
-    { method: "PUT", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", "Mutation.updateVehicle") },
-    { method: "PATCH", path: "/vehicles/{vehicle}", handler: writeVehicle("UpdateVehicleInput", "Mutation.updateVehicle") },
-    {
-      method: "DELETE",
-      path: "/vehicles/{vehicle}",
-      handler: (rest) => call(rest, { operation: "Mutation.deleteVehicle", params: vehicleParams(rest) }, () => noContent()),
-    },
-    { method: "POST", path: "/dutytime/{identifier}/toggle", handler: dutytime("toggle") },
-    { method: "POST", path: "/dutytime/{identifier}/stop", handler: dutytime("stop") },
-    { method: "GET", path: "/statistics/active-users", handler: statistic("Query.activeUsers") },
-    { method: "GET", path: "/statistics/missions/last-7-days", handler: statistic("Query.missionsLastSevenDays") },
-    { method: "GET", path: "/statistics/missions/total", handler: statistic("Query.missionsTotal") },
-    { method: "GET", path: "/statistics/files/last-7-days", handler: statistic("Query.filesLastSevenDays") },
-    { method: "GET", path: "/statistics/files/total", handler: statistic("Query.filesTotal") },
-  ];
+  return restRouteTable.map((spec) => ({ method: spec.method, path: spec.path, handler: handlerOf(spec) }));
 }

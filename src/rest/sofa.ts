@@ -1,39 +1,37 @@
-// SOFA turns the schema's operations into REST routes; this module configures it and maps
-// GraphQL errors to the contract's statuses and bodies.
+// SOFA turns the schema's operations into REST operations; this module configures it for the
+// operations the REST routes run and maps GraphQL errors to the contract's statuses and bodies.
 import { useSofa } from "sofa-api";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
 import { errorJson, validationJson, type Reply } from "./responses";
-import type { Execute } from "../server/guardedExecute";
+import { sofaHandlers } from "./sofaHandlers";
 
-/** The GraphQL operation behind each SOFA route; the public paths are mapped in routes.ts. */
-export const sofaRoutes = {
-  "Query.vehicles": { method: "GET", path: "/vehicles" },
-  "Query.vehicle": { method: "GET", path: "/vehicles/:id" },
-  "Mutation.createVehicle": { method: "POST", path: "/vehicles", responseStatus: 201 },
-  "Mutation.updateVehicle": { method: "PATCH", path: "/vehicles/:id" },
-  "Mutation.deleteVehicle": { method: "DELETE", path: "/vehicles/:id" },
-  "Mutation.toggleDutytime": { method: "POST", path: "/dutytime/:identifier/toggle" },
-  "Mutation.stopDutytime": { method: "POST", path: "/dutytime/:identifier/stop" },
-  "Query.activeUsers": { method: "GET", path: "/statistics/active-users" },
-  "Query.missionsLastSevenDays": { method: "GET", path: "/statistics/missions/last-7-days" },
-  "Query.missionsTotal": { method: "GET", path: "/statistics/missions/total" },
-  "Query.filesLastSevenDays": { method: "GET", path: "/statistics/files/last-7-days" },
-  "Query.filesTotal": { method: "GET", path: "/statistics/files/total" },
-} as const;
+/** A GraphQL root field, as SOFA names its operations: "Query.vehicles", "Mutation.createVehicle". */
+export type SofaOperation = `${"Query" | "Mutation"}.${string}`;
 
-/** GraphQL errors of a REST call, as the contract's error reply. */
-export function restErrorReply(errors: ReadonlyArray<unknown>): Reply {
+/**
+ * SOFA's route of each operation the REST routes run. Clients never see these paths: the REST
+ * routes (src/rest/routes.ts) hold the public ones and call the operations' handlers directly.
+ */
+const internalRoutes = (operations: Iterable<SofaOperation>) =>
+  Object.fromEntries([...new Set(operations)].map((operation) => [operation, { method: "POST" as const, path: `/${operation}` }]));
+
+/**
+ * GraphQL errors of a REST call, as the contract's error reply; `rename` gives the REST name of
+ * a field a 422 names (a query parameter for an argument).
+ */
+export function restErrorReply(errors: ReadonlyArray<unknown>, rename?: (field: string) => string): Reply {
   for (const error of errors) {
     const exposed = publicError(error);
     const code = codeOf(exposed);
     if (!exposed || !code) continue;
     const status = statusOfCode[code];
     if (code === ErrorCode.BAD_USER_INPUT) {
-      return validationJson(exposed.message, (exposed.extensions.errors as Record<string, string[]>) ?? {});
+      const fields = (exposed.extensions.errors as Record<string, string[]>) ?? {};
+      return validationJson(exposed.message, rename ? Object.fromEntries(Object.entries(fields).map(([field, messages]) => [rename(field), messages])) : fields);
     }
     const retryAfter = exposed.extensions.retryAfter;
     return errorJson(status, exposed.message, retryAfter ? { "Retry-After": String(retryAfter) } : {});
@@ -47,13 +45,8 @@ export function restErrorReply(errors: ReadonlyArray<unknown>): Reply {
   return errorJson(500, "Server Error.");
 }
 
-export interface SofaSuccess {
-  ok: true;
-  status: number;
-  /** The operation's result as SOFA serialized it: passed on as text, not parsed again. */
-  json: string;
-}
-export type SofaResult = SofaSuccess | { ok: false; reply: Reply };
+/** An operation's data as SOFA serialized it (passed on as text, not parsed again), or its errors. */
+export type SofaResult = { ok: true; json: string } | { ok: false; errors: ReadonlyArray<unknown> };
 
 /**
  * What SOFA's error handler returns: the errors as they are. SOFA hands the handler's value
@@ -63,47 +56,16 @@ class SofaErrors {
   constructor(readonly errors: ReadonlyArray<unknown>) {}
 }
 
-export type SofaOperation = keyof typeof sofaRoutes;
+/** The execute function SOFA runs operations with: the app's guarded one (limits, fairness). */
+type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
-export interface SofaCall {
-  operation: SofaOperation;
-  /** Values of the route's path parameters (`:id`, `:identifier`), decoded. */
-  params?: Record<string, string>;
-  query?: URLSearchParams;
-  variables?: Record<string, unknown>;
-}
-
-/** What SOFA's route handlers read of a request (sofa-api 0.18 router.js `useHandler`). */
-interface SofaRequest {
-  url: string;
-  params: Record<string, string>;
-  body: string | null;
-  text(): Promise<string>;
-}
-type SofaHandler = (request: SofaRequest, serverContext: { network: NetworkScope }) => Promise<Response | SofaErrors>;
-
-/**
- * SOFA's handler of each operation, taken from the router SOFA built. Our own router has already
- * matched the public path, so the call skips SOFA's HTTP router (URL pattern matching, a
- * Request object, an abort signal: ~40% of a small request's CPU). A SOFA version that builds
- * its routes differently fails here, at start, not at the first request.
- */
-function sofaHandlers(router: ReturnType<typeof useSofa>): Map<SofaOperation, SofaHandler> {
-  const built = (router as unknown as { __routes?: { method: string; path: string; handler: SofaHandler }[] }).__routes ?? [];
-  const handlers = new Map<SofaOperation, SofaHandler>();
-  for (const [operation, { method, path }] of Object.entries(sofaRoutes) as [SofaOperation, { method: string; path: string }][]) {
-    const route = built.find((candidate) => candidate.method === method && candidate.path === path);
-    if (!route) throw new Error(`SOFA built no route ${method} ${path} for ${operation}`);
-    handlers.set(operation, route.handler);
-  }
-  return handlers;
-}
-
-export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute) {
+/** Runs the operations through SOFA with typed variables (checked by the REST layer). */
+export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute, operations: Iterable<SofaOperation>) {
+  const routes = internalRoutes(operations);
   const router = useSofa({
     basePath: "",
     schema,
-    routes: sofaRoutes,
+    routes,
     // VehiclePage.data is the vehicles themselves, not references to them.
     ignore: ["VehiclePage.data"],
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
@@ -113,21 +75,14 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
       Parameters<typeof useSofa>[0]["errorHandler"]
     >,
   });
-  const handlers = sofaHandlers(router);
+  const handlers = sofaHandlers<{ network: NetworkScope }>(router, routes);
 
-  return async function callSofa(call: SofaCall, network: NetworkScope): Promise<SofaResult> {
-    const body = call.variables ? JSON.stringify(call.variables) : null;
-    const request: SofaRequest = {
-      url: `http://sofa.internal${sofaRoutes[call.operation].path}`,
-      // SOFA takes a variable from the path parameters before the query string, which it parses
-      // again (qs) for each of the operation's variables: query values go in with the path's.
-      params: call.query ? { ...Object.fromEntries(call.query), ...call.params } : (call.params ?? {}),
-      body,
-      text: async () => body ?? "",
-    };
-    const answer = await handlers.get(call.operation)!(request, { network });
-    if (answer instanceof SofaErrors) return { ok: false, reply: restErrorReply(answer.errors) };
-    return { ok: true, status: answer.status, json: await answer.text() };
+  return async function callSofa(operation: SofaOperation, variables: Record<string, unknown>, network: NetworkScope): Promise<SofaResult> {
+    const handler = handlers.get(operation);
+    if (!handler) throw new Error(`no SOFA route for ${operation}`);
+    const answer = await handler(variables, { network });
+    if (answer instanceof SofaErrors) return { ok: false, errors: answer.errors };
+    return { ok: true, json: await (answer as Response).text() };
   };
 }
 

@@ -16,8 +16,9 @@ export const listParameters: Record<string, string[]> = {
 /** The REST name a client sees in errors for each argument. */
 export const restNameOf = (argument: string) => listParameters[argument]?.[0] ?? argument;
 
-export function listQueryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[]) {
-  const variables = new URLSearchParams();
+/** The arguments of `vehicles` from the query string, typed. */
+export function listQueryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[]): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
   for (const arg of args) {
     const names = listParameters[arg.name] ?? [arg.name];
     const name = names.find((candidate) => url.searchParams.has(candidate));
@@ -25,7 +26,7 @@ export function listQueryToVariables(check: Validator, url: URL, args: readonly 
     const text = url.searchParams.get(name)!;
     if (text === "" && arg.name === "search") continue;
     const value = queryToVariable(check, names[0], text, arg.type);
-    if (value !== undefined) variables.set(arg.name, String(value));
+    if (value !== undefined) variables[arg.name] = value;
   }
   return variables;
 }

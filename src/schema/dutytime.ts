@@ -69,6 +69,6 @@ builder.mutationFields((t) => ({
     type: OfficerType,
     description: "Adds an officer to the key's network (CONFLICT if the identifier is taken).",
     args: { input: t.arg({ type: CreateOfficerInput, required: true }) },
-    resolve: (_root, { input }, ctx) => addOfficer(ctx.db.prisma, ctx.network, input, ctx.now()),
+    resolve: (_root, { input }, ctx) => addOfficer(ctx.db.officers, ctx.network, input, ctx.now()),
   }),
 }));

@@ -14,27 +14,41 @@ import {
   type VehiclePage,
   type PageMeta,
 } from "../resolvers/vehicles";
+import { vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
 
-export const VehicleType = builder.prismaObject("Vehicle", {
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    plate: t.exposeString("plate"),
-    carType: t.exposeString("carType", { nullable: true, description: "Make or type (request field `cartyp`)." }),
-    car: t.exposeString("car", { nullable: true, description: "Model or name." }),
-    owner: t.exposeString("owner", { nullable: true }),
-    generalInspection: t.exposeString("generalInspection", {
-      nullable: true,
-      description: "General inspection date YYYY-MM-DD (request field `tuv`).",
-    }),
-    comment: t.exposeString("comment", { nullable: true }),
-    color: t.exposeString("color", { nullable: true }),
-    wanted: t.exposeBoolean("wanted"),
-    wantedReason: t.exposeString("wantedReason", { nullable: true }),
-    synced: t.exposeBoolean("synced"),
-    syncId: t.exposeString("syncId", { nullable: true }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
-  }),
+/** The response field's description: what it holds, and its request name where that differs. */
+const responseDescription = (field: VehicleField) =>
+  field.request === field.response ? field.description : `${field.description} Request field \`${field.request}\`.`;
+
+/** The input field's description: what it holds and the rules of its kind. */
+function inputDescription(field: VehicleField, { create }: { create: boolean }): string {
+  switch (field.kind) {
+    case "plate":
+      return `${field.description} Non-empty after trimming; max ${field.max} after trimming${create ? "" : "; never null"}.`;
+    case "text":
+      return `${field.description} Max ${field.max}.`;
+    case "date":
+      return `${field.description} A real calendar date, or null.`;
+    case "flag":
+      return `${field.description} Never null.`;
+  }
+}
+
+export const VehicleType = builder.objectRef<StoredVehicle>("Vehicle").implement({
+  fields: (t) => {
+    const fields: Record<string, ReturnType<typeof t.exposeInt>> = { id: t.exposeInt("id") };
+    for (const field of vehicleFields) {
+      // `expose` keeps graphql-js's default resolver: the value is read as it is stored.
+      fields[field.response] = t.expose(field.response as "plate", {
+        type: field.kind === "flag" ? "Boolean" : "String",
+        nullable: field.kind !== "plate" && field.kind !== "flag",
+        description: responseDescription(field),
+      } as never);
+    }
+    fields.createdAt = t.expose("createdAt", { type: "DateTime" }) as never;
+    fields.updatedAt = t.expose("updatedAt", { type: "DateTime" }) as never;
+    return fields;
+  },
 });
 
 const PageMetaType = builder.objectRef<PageMeta>("PageMeta").implement({
@@ -88,45 +102,34 @@ builder.queryFields((t) => ({
 
 type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer Types> ? Types : never;
 
-/** The optional vehicle fields, shared by create and update. */
-const vehicleFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, "InputObject">) => ({
-  cartyp: t.string({ description: "Make or type; max 255." }),
-  car: t.string({ description: "Model or name; max 255." }),
-  owner: t.string({ description: "Max 255." }),
-  tuv: t.string({ description: "General inspection date YYYY-MM-DD, or null." }),
-  comment: t.string({ description: "Max 5000." }),
-  color: t.string({ description: "Max 255." }),
-  wanted: t.boolean(),
-  wanted_reason: t.string({ description: "Max 1000." }),
-  synced: t.boolean(),
-  sync_id: t.string({ description: "Max 255." }),
-});
+/** The vehicle's input fields, by request name: only `plate` of a create is required. */
+const vehicleInputFields = (t: PothosSchemaTypes.InputFieldBuilder<SchemaTypes, "InputObject">, { create }: { create: boolean }) =>
+  Object.fromEntries(
+    vehicleFields.map((field) => {
+      const options = { required: create && field.kind === "plate", description: inputDescription(field, { create }) };
+      return [field.request, field.kind === "flag" ? t.boolean(options) : t.string(options)];
+    }),
+  );
 
 const CreateVehicleInput = builder.inputType("CreateVehicleInput", {
-  fields: (t) => ({
-    plate: t.string({ required: true, description: "Non-empty after trimming; max 32." }),
-    ...vehicleFields(t),
-  }),
+  fields: (t) => vehicleInputFields(t, { create: true }),
 });
 
 const UpdateVehicleInput = builder.inputType("UpdateVehicleInput", {
   description: "Only the fields sent are changed.",
-  fields: (t) => ({
-    plate: t.string({ description: "Non-empty after trimming; max 32; never null." }),
-    ...vehicleFields(t),
-  }),
+  fields: (t) => vehicleInputFields(t, { create: false }),
 });
 
 builder.mutationFields((t) => ({
   createVehicle: t.field({
     type: VehicleType,
     args: { input: t.arg({ type: CreateVehicleInput, required: true }) },
-    resolve: (_root, { input }, ctx) => createVehicle(ctx, input),
+    resolve: (_root, { input }, ctx) => createVehicle(ctx, input as VehicleInput),
   }),
   updateVehicle: t.field({
     type: VehicleType,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVehicleInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) => updateVehicle(ctx, id, input),
+    resolve: (_root, { id, input }, ctx) => updateVehicle(ctx, id, input as VehicleInput),
   }),
   deleteVehicle: t.field({
     type: VehicleType,

@@ -15,11 +15,12 @@ import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { logInternalError } from "../publicError";
 import { createRouter } from "../rest/router";
-import { restRoutes } from "../rest/routes";
+import { restOperations, restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";
 import { codeOf, ErrorCode, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
 import { errorJson, json, toResponse, type Reply } from "../rest/responses";
-import { declaresTooLargeBody, incomingOfRequest, type IncomingHttp } from "../rest/incoming";
+import { declaresTooLargeBody } from "../rest/incoming";
+import { incomingOfRequest, type IncomingHttp } from "./fetchIncoming";
 import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
@@ -59,10 +60,10 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   const { documentLimits, execute } = operationGuards(schema, limits);
   const graphql = createGraphqlServer(schema, db, now, documentLimits, execute);
   const queries = answerKnown ? knownQueries(schema, documentLimits, execute) : null;
-  const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute)));
+  const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations)));
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
-  const networkOfApiKey = admittedKeys(db.read, db.keyChanges);
+  const networkOfApiKey = admittedKeys(db.apiKeys, db.keyChanges);
 
   /**
    * The request's network, or the domain error that refuses it before any resolver runs: no or

@@ -2,7 +2,7 @@
 // replies back, without the fetch Request, Headers and Response objects of a server adapter
 // (src/rest/incoming.ts); a fetch Request is made only for Yoga and the public endpoints.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { IncomingHttp } from "../rest/incoming";
+import type { IncomingHttp } from "./fetchIncoming";
 import { errorJson, type Reply } from "../rest/responses";
 import { readBody, sendsBody, type BodyBudget } from "./requestBodies";
 

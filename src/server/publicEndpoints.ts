@@ -1,7 +1,7 @@
 // Endpoints that need no API key: liveness, readiness, the OpenAPI document and its docs page.
 import type { Database } from "../db/client";
 import { errorJson, json, toResponse } from "../rest/responses";
-import { openApiDocument } from "../rest/openapi";
+import { openApiDocument } from "../rest/openapi/document";
 import { serveDocs } from "./docs";
 import { Response } from "@whatwg-node/fetch";
 

@@ -75,7 +75,7 @@ export async function startService(options: { rateLimit?: RateLimitOptions; limi
       return {
         ...network,
         officer: (value: string, officerName = `Officer ${value}`) =>
-          addOfficer(db.prisma, network, { identifier: `${identifierType}:${value}`, name: officerName }, new Date()),
+          addOfficer(db.officers, network, { identifier: `${identifierType}:${value}`, name: officerName }, new Date()),
       };
     },
     async close() {

@@ -8,13 +8,33 @@
 // order finds a page in ~0.3 ms. Once the total is kept, the service knows the matches and decides itself;
 // while it counts them, every match must be seen anyway, so it gathers them. The choice never
 // changes a result.
-import type { SearchSource } from "./searchPlan";
-import { readRows } from "./searchPlan";
-import { keyedNeedle } from "./searchKeys";
+import { keyedNeedle } from "../vehicles/searchKeys";
 
-const gatherMatches: SearchSource = { kind: "matches" };
-const gatherByKeys: SearchSource = { kind: "keyedMatches" };
-const readInOrder: SearchSource = { kind: "rowsInOrder" };
+/** Where a search's page comes from on PostgreSQL (SQLite's: src/db/sqlite/searchPlan.ts). */
+export type PostgresSearchSource =
+  /** The network's rows, read in order. */
+  | { kind: "rows" }
+  /**
+   * All the network's matches, gathered before they are ordered (its planner then chooses the
+   * trigram index when matches are few).
+   */
+  | { kind: "matches" }
+  /**
+   * The same, gathered through the network's own trigram keys (vehicles_search_keys_idx), which
+   * name only the network's rows.
+   */
+  | { kind: "keyedMatches" }
+  /**
+   * The network's rows read in order, and never the trigram index (its planner takes the index
+   * for LIKE when it misjudges a term; strpos is the same test, which the index cannot serve, as
+   * neither the needle nor the stored text holds a LIKE wildcard).
+   */
+  | { kind: "rowsInOrder" };
+
+export const readRows: PostgresSearchSource = { kind: "rows" };
+const gatherMatches: PostgresSearchSource = { kind: "matches" };
+const gatherByKeys: PostgresSearchSource = { kind: "keyedMatches" };
+const readInOrder: PostgresSearchSource = { kind: "rowsInOrder" };
 
 /**
  * What gathering the matches through the network-wide trigram index costs beyond reading them,
@@ -38,7 +58,7 @@ export function planPostgresSearch(
   knownMatches: number | null,
   networkVehicles: number,
   pageEnd: number,
-): SearchSource {
+): PostgresSearchSource {
   if (needle === null) return readRows;
   const keyed = keyedNeedle(needle);
   const gather = keyed ? gatherByKeys : gatherMatches;

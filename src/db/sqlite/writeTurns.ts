@@ -8,8 +8,8 @@
 // order they asked, granted from the loop's check phase (setImmediate), so the loop's poll
 // phase (new requests, answers to write) runs between any two writes. Reads do not wait here:
 // another network's get by id waits for at most one write, whatever the writers do.
-import type { Prisma } from "../generated/prisma/client";
-import type { WriteSql } from "./adapterWrites";
+import type { Prisma } from "../../generated/prisma/client";
+import type { WriteSql } from "../adapterWrites";
 
 export function writesTakingTurns(write: WriteSql): WriteSql {
   const waiting: (() => void)[] = [];

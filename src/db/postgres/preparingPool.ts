@@ -8,7 +8,7 @@ import pg from "pg";
  * Whether a statement's plan can be kept across values. A LIKE on search_text may be answered
  * through the trigram index or not, depending on the term: planned every time, as is the
  * gathering of a rare term's matches (MATERIALIZED). A search the service reads in order
- * (strpos, src/resolvers/postgresSearchPlan.ts) has one sensible plan and is kept.
+ * (strpos, src/db/postgres/searchPlan.ts) has one sensible plan and is kept.
  */
 export function planIsStable(sql: string): boolean {
   return !/\bLIKE\b|\bMATERIALIZED\b/i.test(sql);
@@ -42,7 +42,7 @@ export class PreparingPool extends pg.Pool {
   // object of a kept text gains a name.
   override query(...args: unknown[]): never {
     const [config] = args;
-    // A query object (src/db/arrayRowsQuery.ts) names itself; copying it would break it.
+    // A query object (src/db/postgres/arrayRowsQuery.ts) names itself; copying it would break it.
     if (config && typeof config === "object" && !(config as QueryConfigWithName).name && !(config as Partial<pg.Submittable>).submit) {
       const name = this.names.get((config as QueryConfigWithName).text);
       if (name) args[0] = { ...(config as QueryConfigWithName), name };

@@ -6,7 +6,7 @@
 // salts). Reading it is one pread. It holds two copies of the header, written one after the
 // other, so a header being written shows as two copies that differ.
 import fs from "node:fs";
-import type { KeyChanges } from "./keyChanges";
+import type { KeyChanges } from "../store";
 
 const headerBytes = 48;
 /** The header's isInit byte: 0 until a connection has built the index. */

@@ -2,7 +2,7 @@
 // each migration runs in its own transaction with its bookkeeping row.
 import crypto from "node:crypto";
 import { Client } from "pg";
-import type { MigrationTarget } from "./migrate";
+import type { MigrationTarget } from "../migrationTarget";
 
 /** Any fixed number: the advisory lock all service processes agree on for migrating. */
 const migrationLockId = 4_711_2026;

@@ -5,8 +5,8 @@
 // callers' conversions hold on either path: instants as ISO text with "+00:00", numeric, date
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
-import type { Prisma } from "../generated/prisma/client";
-import type { ReadSql } from "./adapterReads";
+import type { Prisma } from "../../generated/prisma/client";
+import type { ReadSql } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./arrayRowsQuery";
 import type { PipelinedConnection } from "./pipelinedConnection";

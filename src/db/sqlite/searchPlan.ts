@@ -10,10 +10,11 @@
 // page is full (a page of many matches fills early).
 // Looking a needle up the first time fetches its candidates, which the page then takes as they
 // are. The choice never changes a result: LIKE on the row decides either way.
-import { Prisma } from "../generated/prisma/client";
-import { keptPerReadPath, type ReadSql } from "../db/adapterReads";
-import { searchCandidates, type VehicleFilter } from "./vehicleQueries";
-import { keyedNeedle } from "./searchKeys";
+import { Prisma } from "../../generated/prisma/client";
+import { keptPerReadPath, type ReadSql } from "../adapterReads";
+import type { VehicleFilter } from "../vehicles/pageSql";
+import { keyedNeedle } from "../vehicles/searchKeys";
+import { searchCandidates } from "./searchCandidates";
 
 /**
  * Reading a network in order, per entry: in id order its id index holds the search text, which
@@ -54,34 +55,17 @@ const maxEstimates = 10_000;
  */
 const fetchedCandidatesMax = 1000;
 
-/** Where a search's candidates come from. */
-export type SearchSource =
+/** Where a search's candidates come from on SQLite (PostgreSQL's: src/db/postgres/searchPlan.ts). */
+export type SqliteSearchSource =
   /** The network's rows, read in order. */
   | { kind: "rows" }
   /** The trigram index, asked by the page's statement. */
   | { kind: "index" }
   /** The rows (of all networks) the index named while the plan looked the needle up. */
-  | { kind: "candidates"; ids: number[] }
-  /**
-   * All the network's matches, gathered before they are ordered (PostgreSQL: its planner then
-   * chooses the trigram index when matches are few, see src/resolvers/postgresSearchPlan.ts).
-   */
-  | { kind: "matches" }
-  /**
-   * The same, gathered through the network's own trigram keys (PostgreSQL's
-   * vehicles_search_keys_idx: src/resolvers/postgresSearchPlan.ts), which name only the
-   * network's rows.
-   */
-  | { kind: "keyedMatches" }
-  /**
-   * The network's rows read in order, and never the trigram index (PostgreSQL: its planner
-   * takes the index for LIKE when it misjudges a term; strpos is the same test, which the index
-   * cannot serve, as neither the needle nor the stored text holds a LIKE wildcard).
-   */
-  | { kind: "rowsInOrder" };
+  | { kind: "candidates"; ids: number[] };
 
-export const readRows: SearchSource = { kind: "rows" };
-const askIndex: SearchSource = { kind: "index" };
+export const readRows: SqliteSearchSource = { kind: "rows" };
+const askIndex: SqliteSearchSource = { kind: "index" };
 
 /** Rows the index named for a needle, counted up to a cap: exact when below it. */
 interface Estimate {
@@ -105,7 +89,7 @@ function remember(estimates: Map<string, Estimate>, needle: string, estimate: Es
 const estimateKey = (networkId: number, needle: string) => (keyedNeedle(needle) ? `${networkId}\u001f${needle}` : needle);
 
 /** The index while it names fewer rows than `cap`, else the network's rows. */
-async function sourceByCandidates(read: ReadSql, networkId: number, needle: string, cap: number): Promise<SearchSource> {
+async function sourceByCandidates(read: ReadSql, networkId: number, needle: string, cap: number): Promise<SqliteSearchSource> {
   const estimates = estimatesOf(read);
   const key = estimateKey(networkId, needle);
   const known = estimates.get(key);
@@ -141,12 +125,12 @@ export const indexableNeedle = (needle: string) => [...needle].length >= 3 && !n
  */
 export async function planSearch(
   read: ReadSql,
-  { trigramIndex, needle, networkId }: VehicleFilter,
+  { needle, networkId }: VehicleFilter,
   knownMatches: number | null,
   networkVehicles: number,
   { pageEnd, idOrder }: { pageEnd: number; idOrder: boolean },
-): Promise<SearchSource> {
-  if (!trigramIndex || needle === null || !indexableNeedle(needle)) return readRows;
+): Promise<SqliteSearchSource> {
+  if (needle === null || !indexableNeedle(needle)) return readRows;
   if (knownMatches !== null) {
     const costs = readInOrderCosts(knownMatches, networkVehicles, pageEnd, idOrder);
     if (costs.inOrder < costs.index) return readRows;

@@ -7,7 +7,7 @@
 // diff reported the whole schema as missing. Scripts are multi-statement and carry no
 // parameters, while the engine's own parameterised statements always do: parameterless
 // `executeRaw` calls on the shadow database go to `executeScript` (libSQL's executeMultiple).
-import { SqliteAdapterFactory } from "./sqliteAdapter";
+import { SqliteAdapterFactory } from "./adapter";
 
 type ShadowAdapter = Awaited<ReturnType<SqliteAdapterFactory["connectToShadowDb"]>>;
 type Query = Parameters<ShadowAdapter["executeRaw"]>[0];

@@ -6,8 +6,8 @@
 // A connection of its own is safe: reads never run inside a transaction, and in WAL mode a read
 // sees every committed write without waiting for a writer.
 import Database from "libsql";
-import type { Prisma } from "../generated/prisma/client";
-import type { ReadSql } from "./adapterReads";
+import type { Prisma } from "../../generated/prisma/client";
+import type { ReadSql } from "../adapterReads";
 
 const busyTimeoutMs = 5000;
 /** Prepared statements kept per SQL text; reads send a few dozen distinct ones. */

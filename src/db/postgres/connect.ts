@@ -1,9 +1,9 @@
 // PostgreSQL: the production database, for several service processes on one database.
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { PoolConfig } from "pg";
-import type { PoolSettings } from "../config/database";
-import type { PrismaClient } from "../generated/prisma/client";
-import { shareConnection, type QueryableAdapter } from "./adapterReads";
+import type { PoolSettings } from "../../config/database";
+import type { PrismaClient } from "../../generated/prisma/client";
+import { shareConnection, type QueryableAdapter } from "../adapterReads";
 import { PreparingPool } from "./preparingPool";
 import { PipelinedConnection } from "./pipelinedConnection";
 
@@ -38,7 +38,7 @@ export function openPostgres(
   settings: PoolSettings,
 ): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool; pipelined: PipelinedConnection } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { PrismaClient: PostgresClient } = require("../generated/prisma-postgresql/client");
+  const { PrismaClient: PostgresClient } = require("../../generated/prisma-postgresql/client");
   const config = poolConfig(url, settings);
   const pool = new PreparingPool(config);
   // An idle connection that dies (server restart) must not crash the process: the pool drops it.

@@ -2,9 +2,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { sqliteFilePath } from "./client";
-import { openSqliteClient, prepareSqliteFile } from "./sqliteAdapter";
-import type { MigrationSession, MigrationTarget } from "./migrate";
+import { sqliteFilePath } from "./filePath";
+import { openSqliteClient, prepareSqliteFile } from "./adapter";
+import type { MigrationSession, MigrationTarget } from "../migrationTarget";
 
 const bookkeepingTable = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" TEXT PRIMARY KEY NOT NULL,

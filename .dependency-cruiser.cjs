@@ -1,0 +1,39 @@
+// The layers of docs/architecture.md, checked by `npm run lint:deps` (and so in .ci/run):
+// requests flow from the HTTP server down to the stores, and imports only point down. Type-only
+// imports count too, so the folders say the truth about what depends on what.
+//
+//   server (HTTP, GraphQL serving) -> rest (REST operations over SOFA) -> schema (Pothos)
+//     -> resolvers (rules) -> db (stores, SQL) -> model and config (facts every layer shares)
+/** @type {import('dependency-cruiser').IConfiguration} */
+const layer = (name, mayNotImport, comment) => ({
+  name,
+  comment,
+  severity: "error",
+  from: { path: `^src/${name.split("-")[0]}/` },
+  to: { path: `^src/(${mayNotImport.join("|")})/` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "An import cycle: a module depends, through others, on itself.",
+      severity: "error",
+      from: { pathNot: "^src/generated/" },
+      to: { circular: true },
+    },
+    layer("model-down", ["server", "rest", "schema", "resolvers", "db", "admin", "config"], "The field table is a fact every layer reads; it reads nothing."),
+    layer("config-down", ["server", "rest", "schema", "resolvers", "db", "admin", "model"], "Settings and limits are read by every layer; they read nothing."),
+    layer("db-down", ["server", "rest", "schema", "resolvers", "admin"], "The stores know SQL and rows, not the rules or the interfaces above them."),
+    layer("resolvers-down", ["server", "rest", "schema", "admin"], "The rules know the stores below them, not the interfaces above them."),
+    layer("schema-down", ["server", "rest", "admin", "db"], "The schema calls the rules; it does not reach past them into the stores."),
+    layer("rest-down", ["server", "admin"], "The REST layer runs the schema's operations; the HTTP server calls it, not the reverse."),
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};

@@ -1,0 +1,29 @@
+// PostgreSQL's vehicles: the statements both databases share (src/db/vehicles/), with
+// PostgreSQL's search plan (./searchPlan.ts, ./pageRows.ts), its page and total in one statement
+// (./pageInOneRead.ts) and its comparison of instants.
+import { Prisma } from "../../generated/prisma/client";
+import type { ReadSql } from "../adapterReads";
+import type { WriteSql } from "../adapterWrites";
+import type { VehicleStore } from "../store";
+import { selectVehicle } from "../vehicles/reads";
+import { totalThenPage } from "../vehicles/totalThenPage";
+import { deleteVehicleRow, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
+import { pageInOneRead } from "./pageInOneRead";
+import { planPostgresPage } from "./pageRows";
+
+/** updated_at is the instant read: a timestamp, compared as it is. */
+const sameInstant: SameInstant = (instant) => Prisma.sql`updated_at = ${instant}`;
+
+export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleStore {
+  return {
+    byId: (networkId, id) => selectVehicle(read, networkId, id),
+    // In one statement where it works out, else the total first, then the page.
+    page: async (networkId, request) => {
+      const filter = { networkId, needle: request.needle };
+      return (await pageInOneRead(read, filter, request)) ?? (await totalThenPage(read, filter, request, planPostgresPage));
+    },
+    insert: (vehicle) => insertVehicle(write, vehicle),
+    updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
+    remove: (networkId, id) => deleteVehicleRow(write, networkId, id),
+  };
+}

@@ -1,0 +1,69 @@
+// The counts of records the statistics need (src/resolvers/statistics.ts), the same SQL on SQLite
+// and PostgreSQL.
+import { Prisma } from "../generated/prisma/client";
+import type { ReadSql } from "./adapterReads";
+import type { RecordCountStore, RecordKind } from "./store";
+
+/** Tables of countable records, counted together: their total, and their records created at or after an instant. */
+interface CountSource {
+  total(networkId: number): Promise<number>;
+  createdSince(networkId: number, since: Date): Promise<number>;
+}
+
+type RecordTable = "mission_reports" | "patient_files" | "offender_files";
+
+/** Each table's number of records per network, kept on the network's row by triggers (migration *_network_record_counts). */
+const countColumnOf: Record<RecordTable, string> = {
+  mission_reports: "mission_report_count",
+  patient_files: "patient_file_count",
+  offender_files: "offender_file_count",
+};
+
+const hourMs = 60 * 60 * 1000;
+
+/** The first whole hour at or after `instant`. */
+export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTime() / hourMs) * hourMs);
+
+/**
+ * Counts of some tables together, each count in one statement on the read path
+ * (src/db/adapterReads.ts): dashboards poll these, and the files' counts (patient and offender
+ * files) are one statement, not one per table. The total is the kept counts, not a count over
+ * the network's records. Records created since an instant are the kept counts of the whole hours
+ * from the next whole hour on (migration *_record_hour_counts), plus the records of the partial
+ * hour before it: at most ~170 kept rows per table and an hour's records, however many records
+ * the window holds. `created_at >= since` never matches a null (unknown) creation time: rule 3.
+ */
+function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
+  const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
+  const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
+  return {
+    total: async (networkId) => count(await read.byKey(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
+    createdSince: async (networkId, since) => {
+      const wholeHours = nextWholeHour(since);
+      const partialHour = Prisma.join(
+        tables.map(
+          (table) => Prisma.sql`(SELECT COUNT(*) FROM ${Prisma.raw(`"${table}"`)}
+                                WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
+        ),
+        " + ",
+      );
+      return count(
+        await read.first(Prisma.sql`
+          SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
+                           WHERE network_id = ${networkId} AND table_name IN (${Prisma.join(tables)}) AND hour >= ${wholeHours}), 0)
+               + ${partialHour} AS total`),
+      );
+    },
+  };
+}
+
+export function recordCountStore(read: ReadSql): RecordCountStore {
+  const sources: Record<RecordKind, CountSource> = {
+    missions: countSource(read, ["mission_reports"]),
+    files: countSource(read, ["patient_files", "offender_files"]),
+  };
+  return {
+    total: (networkId, kind) => sources[kind].total(networkId),
+    createdSince: (networkId, kind, since) => sources[kind].createdSince(networkId, since),
+  };
+}

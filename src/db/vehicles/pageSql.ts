@@ -1,0 +1,74 @@
+// The statement reading a page of a network's vehicles, the same on SQLite and PostgreSQL: which
+// rows it reads (its WHERE clause) is each database's own, as its search plan chose them
+// (src/db/sqlite/pageRows.ts, src/db/postgres/pageRows.ts).
+import { Prisma } from "../../generated/prisma/client";
+import { sortableVehicleFields, sortsNullsLast } from "../../model/vehicleFields";
+import type { VehicleOrder } from "../store";
+import { vehicleColumns } from "../vehicleColumns";
+
+export interface VehicleFilter {
+  networkId: number;
+  /** Matched as a substring of search_text (already spelled like it), or none. */
+  needle: string | null;
+}
+
+/** A filter with a search. */
+export type SearchFilter = VehicleFilter & { needle: string };
+
+/** Which part of the ordered rows a page is. */
+export interface PageWindow {
+  order: VehicleOrder | null;
+  limit: number;
+  offset: number;
+}
+
+/** The rows a page reads, as the database's search plan chose them. */
+export interface PageRows {
+  /** The statement's WHERE clause. */
+  where: Prisma.Sql;
+  /** All the network's matches gathered before they are ordered, rather than the rows read in order. */
+  gather: boolean;
+}
+
+/**
+ * The column of each sort field (a column name from a fixed list, never client text); nulls sort
+ * last in both directions (ties by id).
+ */
+const sortColumn = new Map(sortableVehicleFields.map((field) => [field.request as string, { column: field.column as string, nullsLast: sortsNullsLast(field) }]));
+
+const orderByOf = (order: VehicleOrder | null) => {
+  const direction = Prisma.raw(order?.direction === "desc" ? "DESC" : "ASC");
+  if (!order) return Prisma.sql`ORDER BY id ASC`;
+  const { column, nullsLast } = sortColumn.get(order.field)!;
+  return Prisma.sql`ORDER BY ${Prisma.raw(column)} ${direction}${Prisma.raw(nullsLast ? " NULLS LAST" : "")}, id ${direction}`;
+};
+
+/** What a page's rows carry besides the vehicle. */
+export type PageExtra =
+  /** Nothing. */
+  | "none"
+  /** The number of all matches (a window count over them). */
+  | "matches"
+  /** The network's kept vehicle count and vehicle_version, from the page's own snapshot. */
+  | "networkState"
+  /** Both: the matches counted in the snapshot whose network state the rows carry. */
+  | "matchesAndState";
+
+function extraColumns(networkId: number, extra: PageExtra): Prisma.Sql {
+  const matches = Prisma.raw(", COUNT(*) OVER () AS matches");
+  if (extra === "matches") return matches;
+  if (extra === "none") return Prisma.empty;
+  const network = (column: string) => Prisma.sql`(SELECT ${Prisma.raw(column)} FROM networks WHERE id = ${networkId})`;
+  const state = Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network("vehicle_version")} AS network_version`;
+  return extra === "networkState" ? state : Prisma.sql`${matches}${state}`;
+}
+
+/** The statement reading a page of the network's `rows`, its rows with `extra`. */
+export function vehiclePageSql(networkId: number, { where, gather }: PageRows, { order, limit, offset }: PageWindow, extra: PageExtra = "none"): Prisma.Sql {
+  const extras = extraColumns(networkId, extra);
+  const rows = gather
+    ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
+      Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${where}) SELECT *${extras} FROM found`
+    : Prisma.sql`SELECT ${vehicleColumns}${extras} FROM vehicles ${where}`;
+  return Prisma.sql`${rows} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
+}

@@ -1,0 +1,34 @@
+// A list's page and total the way both databases can take: the total looked up first (kept, or
+// counted with the page), then the page, from the rows the database's search plan chooses.
+import type { ReadSql } from "../adapterReads";
+import type { PageAndTotal } from "../store";
+import type { PageRows, PageWindow, VehicleFilter } from "./pageSql";
+import { selectSearchPageCounting, selectVehiclePage } from "./reads";
+import { knownVehicleTotal } from "./totals";
+
+/**
+ * The rows a page reads, planned by the database: from the network's matches when kept (null
+ * when the search counts them now) and its number of vehicles.
+ */
+export type PlanPage = (
+  read: ReadSql,
+  filter: VehicleFilter,
+  window: PageWindow,
+  knownMatches: number | null,
+  networkVehicles: number,
+) => PageRows | Promise<PageRows>;
+
+/** The total looked up first (kept, or counted with the page), then the page. */
+export async function totalThenPage(read: ReadSql, filter: VehicleFilter, window: PageWindow, plan: PlanPage): Promise<PageAndTotal> {
+  const known = await knownVehicleTotal(read, filter);
+  if (known.total === null) {
+    const searched = { ...filter, needle: filter.needle! };
+    const rows = await plan(read, filter, window, null, known.networkVehicles);
+    return selectSearchPageCounting(read, searched, rows, window, known.version);
+  }
+  // A page past the last match needs no look at the rows: a search for a rare or absent term
+  // would otherwise scan the whole network.
+  if (window.offset >= known.total) return { data: [], total: known.total };
+  const rows = await plan(read, filter, window, known.total, known.networkVehicles);
+  return { data: await selectVehiclePage(read, filter.networkId, rows, window), total: known.total };
+}

@@ -1,0 +1,46 @@
+// The vehicle writes as plain SQL on Prisma's adapter (src/db/adapterWrites.ts). The SQL is the
+// same on SQLite and PostgreSQL but for how updated_at is compared (`sameInstant`, each
+// database's own); the adapters convert the values (instants, flags) as Prisma's client would,
+// so the stored text of an instant is the one a compare-and-set finds again.
+import { Prisma, type Vehicle } from "../../generated/prisma/client";
+import type { WriteSql } from "../adapterWrites";
+import { vehicleFields, type VehicleChanges } from "../../model/vehicleFields";
+import { columnOf, insertColumns, insertValues } from "../vehicleColumns";
+
+/** Stores a new vehicle; answers it with its id. */
+export async function insertVehicle(write: WriteSql, vehicle: Omit<Vehicle, "id">): Promise<Vehicle> {
+  const [row] = await write.returning<{ id: number | string }>(
+    Prisma.sql`INSERT INTO vehicles (${insertColumns}) VALUES (${insertValues(vehicle)}) RETURNING id`,
+  );
+  return { ...vehicle, id: Number(row.id) };
+}
+
+/** The condition that updated_at is this instant. */
+export type SameInstant = (instant: Date) => Prisma.Sql;
+
+/**
+ * Writes the changed fields, the search text and updatedAt, if the vehicle is still as read
+ * (its updatedAt unchanged); answers whether it was.
+ */
+export async function updateVehicleAsRead(
+  write: WriteSql,
+  sameInstant: SameInstant,
+  read: Vehicle,
+  changes: VehicleChanges,
+  searchText: string,
+  updatedAt: Date,
+): Promise<boolean> {
+  const sets = vehicleFields
+    .filter((field) => changes[field.response] !== undefined)
+    .map((field) => Prisma.sql`${columnOf(field)} = ${changes[field.response]}`);
+  sets.push(Prisma.sql`search_text = ${searchText}`, Prisma.sql`updated_at = ${updatedAt}`);
+  const changed = await write.execute(Prisma.sql`
+    UPDATE vehicles SET ${Prisma.join(sets, ", ")}
+    WHERE id = ${read.id} AND network_id = ${read.networkId} AND ${sameInstant(read.updatedAt)}`);
+  return changed === 1;
+}
+
+/** Deletes the network's vehicle; answers whether it was there. */
+export async function deleteVehicleRow(write: WriteSql, networkId: number, id: number): Promise<boolean> {
+  return (await write.execute(Prisma.sql`DELETE FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`)) === 1;
+}

@@ -1,0 +1,185 @@
+// The shared components other than schemas: security schemes, parameters, request bodies,
+// headers and responses. Operations reference them (./paths.ts, ./overlays.ts).
+import { errorBody, headerRef, jsonContent, schemaRef } from "./refs";
+import type { Header, Parameter, RequestBody, Response, Schema } from "./types";
+import { vehicleRequestExample } from "./vehicle";
+
+export const securitySchemes: Record<string, Schema> = {
+  ApiKeyHeader: {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "The network's API key. Missing or invalid: 401.",
+  },
+  BearerAuth: {
+    type: "http",
+    scheme: "bearer",
+    description: "The same API key as `Authorization: Bearer <key>`. If X-API-Key is sent too, both must be equal.",
+  },
+};
+
+export const parameters: Record<string, Parameter> = {
+  Vehicle: {
+    name: "vehicle",
+    in: "path",
+    required: true,
+    description:
+      "The vehicle's `id`. A segment that is not a positive integer, or the id of a vehicle of " +
+      "another network, answers 404.",
+    schema: { type: "integer", minimum: 1 },
+    example: 42,
+  },
+  Identifier: {
+    name: "identifier",
+    in: "path",
+    required: true,
+    description:
+      "The officer's identifier `type:value`, URL-encoded (a `/` in the value as `%2F`). The type " +
+      "must be the network's configured identifier type; at most 255 characters. Otherwise 422 " +
+      "with `errors.identifier`. No such officer in the key's network: 404.",
+    schema: { type: "string", maxLength: 255, pattern: "^[^:]+:.*\\S.*$" },
+    example: "steam:110000112345678",
+  },
+  Search: {
+    name: "search",
+    in: "query",
+    description:
+      "Case-insensitive substring match (every alphabet, umlauts included) over plate, car, car type, " +
+      "owner, color and wanted reason; `%`, `_` and `\\` match literally (no wildcards). Empty: no " +
+      "filter. At most 255 characters.",
+    schema: { type: "string", maxLength: 255 },
+  },
+  SortField: {
+    name: "sort_field",
+    in: "query",
+    description:
+      "Sort by this field (`tuv` sorts by the inspection date). Ties are broken by `id` in the sort " +
+      "direction; nulls sort last in both orders. Without it the order is `id` ascending.",
+    schema: schemaRef("SortField"),
+  },
+  SortFieldAlias: {
+    name: "sortField",
+    in: "query",
+    description: "Alias of `sort_field`; ignored when `sort_field` is sent.",
+    schema: schemaRef("SortField"),
+  },
+  SortOrder: {
+    name: "sort_order",
+    in: "query",
+    description: "Direction for `sort_field` (no effect without it).",
+    schema: schemaRef("SortOrder"),
+  },
+  SortOrderAlias: {
+    name: "sortOrder",
+    in: "query",
+    description: "Alias of `sort_order`; ignored when `sort_order` is sent.",
+    schema: schemaRef("SortOrder"),
+  },
+  Page: {
+    name: "page",
+    in: "query",
+    description: "1-based page number. A page past the end answers 200 with empty `data`.",
+    schema: { type: "integer", minimum: 1, default: 1 },
+  },
+  PerPage: {
+    name: "per_page",
+    in: "query",
+    description: "Vehicles per page, 1 to 100.",
+    schema: schemaRef("PerPage"),
+  },
+  PerPageAlias: {
+    name: "perPage",
+    in: "query",
+    description: "Alias of `per_page`; ignored when `per_page` is sent.",
+    schema: schemaRef("PerPage"),
+  },
+};
+
+export const requestBodies: Record<string, RequestBody> = {
+  VehicleCreate: {
+    description: "The vehicle's fields as a flat JSON object; `plate` is required.",
+    required: true,
+    content: jsonContent(schemaRef("VehicleCreate"), vehicleRequestExample),
+  },
+  VehicleUpdate: {
+    description: "Any subset of the vehicle's fields as a flat JSON object; only the fields sent change.",
+    required: false,
+    content: jsonContent(schemaRef("VehicleUpdate"), { color: "red", wanted: 0, wanted_reason: null }),
+  },
+  Dutytime: {
+    description: "Optional. When sent, it must be a JSON object (an empty one); its fields are ignored.",
+    required: false,
+    content: jsonContent(schemaRef("IgnoredBody"), {}),
+  },
+};
+
+export const headers: Record<string, Header> = {
+  Allow: { description: "The methods this path supports, e.g. `GET, POST`.", schema: { type: "string" } },
+  RetryAfter: { description: "Seconds until the key may send requests again.", schema: { type: "integer", minimum: 1 } },
+};
+
+export const responses: Record<string, Response> = {
+  MalformedJson: {
+    description: "The body is not valid JSON, or not a JSON object.",
+    content: errorBody("The request body is not valid JSON."),
+  },
+  Unauthenticated: {
+    description: "No API key, an unknown, revoked or expired one, or X-API-Key and Bearer token that differ.",
+    content: errorBody("Unauthenticated."),
+  },
+  NotFound: {
+    description:
+      "No such record in the key's network (a record of another network is reported the same way), " +
+      "or a path parameter that is not validly URL-encoded.",
+    content: {
+      "application/json": {
+        schema: schemaRef("Error"),
+        examples: {
+          vehicle: { summary: "Vehicle", value: { message: "Vehicle not found." } },
+          officer: { summary: "Officer", value: { message: "Officer not found." } },
+          encoding: { summary: "Path parameter not validly URL-encoded", value: { message: "Not Found." } },
+        },
+      },
+    },
+  },
+  PathNotFound: {
+    description:
+      "No route at this path: only the paths of this document are served; any other path, such as " +
+      "one with a misspelt or extra segment, answers 404. Answered before the API key is checked.",
+    content: errorBody("Not Found."),
+  },
+  MethodNotAllowed: {
+    description:
+      "The path exists but not with this method; `Allow` lists the methods it has. Answered before " +
+      "the API key is checked.",
+    headers: { Allow: headerRef("Allow") },
+    content: errorBody("The DELETE method is not supported for this route. Supported: GET, HEAD."),
+  },
+  BodyTooLarge: {
+    description: "The body is larger than 1 MiB (no valid body comes near it); the connection is closed.",
+    content: errorBody("The request body must not exceed 1048576 bytes."),
+  },
+  UnsupportedMediaType: {
+    description: "A body was sent with a Content-Type that is not JSON (`application/json` or `application/*+json`).",
+    content: errorBody("The request body must be JSON (Content-Type: application/json)."),
+  },
+  ValidationFailed: {
+    description: "Validation failed; `errors` holds the messages per field.",
+    content: jsonContent(schemaRef("ValidationError"), {
+      message: "The plate field is required. (and 1 more error)",
+      errors: {
+        plate: ["The plate field is required."],
+        tuv: ["The tuv field must be a valid date in the format YYYY-MM-DD."],
+      },
+    }),
+  },
+  TooManyRequests: {
+    description: "The key is over `RATE_LIMIT_PER_MINUTE` (only when that limit is configured).",
+    headers: { "Retry-After": headerRef("RetryAfter") },
+    content: errorBody("Too Many Attempts."),
+  },
+  ServiceUnavailable: {
+    description: "The database is unavailable; retry later.",
+    content: errorBody("The service is temporarily unavailable. Please retry."),
+  },
+};

@@ -1,0 +1,47 @@
+// The OpenAPI 3.1 document of the public REST interface (served at /openapi.json, browsable at
+// /docs). Generated from the route table (src/rest/routes.ts) and the vehicle's field table
+// (src/model/vehicleFields.ts), with hand-written overlays for what only the contract knows,
+// rather than by SOFA: the REST layer reshapes SOFA's output (flat bodies, aliases, Laravel
+// pages, contract error bodies) and the document must describe what clients really receive.
+// A change here, or in the files beside it, is a change of the contract:
+//   description.ts  info.description: conventions and the decisions the contract leaves open
+//   vehicle.ts      the vehicle's schemas and examples, from the field table
+//   schemas.ts      the other schemas
+//   components.ts   security schemes, parameters, request bodies, headers, shared responses
+//   overlays.ts     per route: operationId, summary, parameters, body, success, own errors
+//   paths.ts        the paths from the route table and the overlays
+//   refs.ts, types.ts  $refs and JSON bodies; just enough OpenAPI typing
+import { headers, parameters, requestBodies, responses, securitySchemes } from "./components";
+import { description } from "./description";
+import { apiKeyAuth, buildPaths } from "./paths";
+import { schemas } from "./schemas";
+import type { OpenApiDocument } from "./types";
+
+const tags = [
+  { name: "Vehicles", description: "Vehicle records of the key's network." },
+  { name: "Dutytime", description: "Officers' on-duty periods." },
+  { name: "Statistics", description: "Counts for dashboards, confined to the key's network." },
+  { name: "Health", description: "Liveness and readiness; no API key." },
+];
+
+const paths = buildPaths(tags.map((tag) => tag.name));
+
+/** The whole document; built per call so callers may not share (and mutate) one object. */
+export function openApiDocument(): OpenApiDocument {
+  const document: OpenApiDocument = {
+    openapi: "3.1.0",
+    info: {
+      title: "Vehicle Records and Duty Time Service",
+      version: "1.0.0",
+      description,
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    // Relative: the document describes the server that serves it.
+    servers: [{ url: "/", description: "This server" }],
+    tags,
+    security: apiKeyAuth,
+    paths,
+    components: { securitySchemes, schemas, parameters, requestBodies, headers, responses },
+  };
+  return structuredClone(document);
+}

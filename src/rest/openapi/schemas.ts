@@ -1,0 +1,148 @@
+// The component schemas other than the vehicle's (./vehicle.ts): the list's page envelope, the
+// list's query values, dutytime, statistics, errors and health.
+import { vehicleSortFields } from "../../model/vehicleFields";
+import { schemaRef } from "./refs";
+import type { Schema } from "./types";
+import { vehicleSchemas } from "./vehicle";
+
+export const schemas: Record<string, Schema> = {
+  ...vehicleSchemas,
+
+  // --- vehicles: Laravel paginator envelope
+  PageLinks: {
+    type: "object",
+    description:
+      "Absolute URLs of other pages. They keep the request's other query parameters and only change `page`.",
+    required: ["first", "last", "prev", "next"],
+    properties: {
+      first: { type: "string", format: "uri" },
+      last: { type: "string", format: "uri" },
+      prev: {
+        type: ["string", "null"],
+        format: "uri",
+        description: "null on page 1; past the end it points to the last page.",
+      },
+      next: { type: ["string", "null"], format: "uri", description: "null on the last page and past the end." },
+    },
+    additionalProperties: false,
+  },
+  PageMeta: {
+    type: "object",
+    required: ["current_page", "from", "last_page", "path", "per_page", "to", "total"],
+    properties: {
+      current_page: { type: "integer", minimum: 1 },
+      from: { type: ["integer", "null"], minimum: 1, description: "Position of the page's first item; null when the page is empty." },
+      last_page: { type: "integer", minimum: 1, description: "At least 1, also when there are no vehicles." },
+      path: { type: "string", format: "uri", description: "The list's URL without query string." },
+      per_page: { type: "integer", minimum: 1, maximum: 100 },
+      to: { type: ["integer", "null"], minimum: 1, description: "Position of the page's last item; null when the page is empty." },
+      total: { type: "integer", minimum: 0, description: "Vehicles matching the search, on all pages." },
+    },
+    additionalProperties: false,
+  },
+  VehiclePage: {
+    type: "object",
+    required: ["data", "links", "meta"],
+    properties: {
+      data: { type: "array", items: schemaRef("Vehicle") },
+      links: schemaRef("PageLinks"),
+      meta: schemaRef("PageMeta"),
+    },
+    additionalProperties: false,
+  },
+
+  // --- GET /vehicles query values, shared by a parameter and its alias
+  SortField: { type: "string", enum: vehicleSortFields },
+  SortOrder: { type: "string", enum: ["asc", "desc"], default: "asc" },
+  PerPage: { type: "integer", minimum: 1, maximum: 100, default: 15 },
+
+  // --- dutytime
+  DutytimeStatus: {
+    type: "object",
+    description: "The officer's duty state after the call.",
+    required: ["identifier", "onDuty", "startedAt", "stoppedEntries"],
+    properties: {
+      identifier: { type: "string", description: "The officer's identifier (decoded), `type:value`." },
+      onDuty: { type: "boolean", description: "State after the call." },
+      startedAt: {
+        type: ["string", "null"],
+        format: "date-time",
+        description: "Start of the open dutytime entry; null when not on duty.",
+      },
+      stoppedEntries: { type: "integer", minimum: 0, description: "How many open entries this call closed." },
+    },
+    additionalProperties: false,
+  },
+  DutytimeResponse: {
+    type: "object",
+    required: ["data"],
+    properties: { data: schemaRef("DutytimeStatus") },
+    additionalProperties: false,
+  },
+  IgnoredBody: {
+    type: "object",
+    description: "An empty JSON object; any fields are ignored.",
+    additionalProperties: true,
+  },
+
+  // --- statistics
+  ActiveUser: {
+    type: "object",
+    required: ["identifier", "name", "startedAt"],
+    properties: {
+      identifier: { type: "string", description: "The officer's identifier, `type:value`." },
+      name: { type: "string" },
+      startedAt: { type: "string", format: "date-time", description: "Start of the open dutytime entry." },
+    },
+    additionalProperties: false,
+  },
+  ActiveUsers: {
+    type: "object",
+    required: ["data", "count"],
+    properties: {
+      data: { type: "array", items: schemaRef("ActiveUser"), description: "Ordered by startedAt, earliest first." },
+      count: { type: "integer", minimum: 0, description: "Number of entries in data." },
+    },
+    additionalProperties: false,
+  },
+  RecordCount: {
+    type: "object",
+    description:
+      "`count` is null, with `timestampAvailable` false, when creation times cannot be evaluated " +
+      "(SPEC 4.2 rule 4; seven-day endpoints only). **null means unknown and must not be read as 0.** " +
+      "The /total endpoints always answer an integer and `timestampAvailable: true`.",
+    required: ["count", "timestampAvailable"],
+    properties: {
+      count: { type: ["integer", "null"], minimum: 0 },
+      timestampAvailable: { type: "boolean" },
+    },
+    additionalProperties: false,
+  },
+
+  // --- errors and health
+  Error: {
+    type: "object",
+    required: ["message"],
+    properties: { message: { type: "string" } },
+    additionalProperties: false,
+  },
+  ValidationError: {
+    type: "object",
+    required: ["message", "errors"],
+    properties: {
+      message: { type: "string", description: "The first message, plus how many more follow (Laravel's summary)." },
+      errors: {
+        type: "object",
+        description: "Messages per field, keyed by the name the client uses (request field, snake_case query parameter, `identifier`).",
+        additionalProperties: { type: "array", items: { type: "string" }, minItems: 1 },
+      },
+    },
+    additionalProperties: false,
+  },
+  Health: {
+    type: "object",
+    required: ["status"],
+    properties: { status: { type: "string", enum: ["ok", "ready"] } },
+    additionalProperties: false,
+  },
+};
