@@ -45,7 +45,8 @@ sqliteOnly(
       expect(report).toMatch(new RegExp(`: ${kind}: p50 grows at most 2x from 2k to the largest network \\([\\d.]+ -> [\\d.]+ ms`));
     }
   },
-  240_000,
+  // Not a speed check: room for a busy 2-core CI machine running other test files beside it.
+  420_000,
 );
 
 const postgresOnly = testProvider === "postgresql" ? test : test.skip;

@@ -1,5 +1,5 @@
-// The HTTP server's response writer (src/server/sendResponse.ts): a string body with its head in
-// one write, anything else through the adapter's writer; both as the client must see them.
+// The HTTP server's writer of fetch Responses (src/server/sendResponse.ts): status, headers and
+// bodies as the client must see them, and never a Connection header of the response's own.
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";

@@ -9,7 +9,7 @@ import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/db/postgres/searchPlan";
 import { keyedNeedle, needleKeys } from "../../src/db/vehicles/searchKeys";
 import { planIsStable } from "../../src/db/postgres/preparingPool";
-import { ArrayRowsQuery, runArrayRows } from "../../src/db/postgres/arrayRowsQuery";
+import { ArrayRowsQuery, runArrayRows } from "../../src/db/postgres/pgInternals";
 import { PipelinedConnection } from "../../src/db/postgres/pipelinedConnection";
 
 const TIMESTAMP_OID = 1114;
@@ -55,7 +55,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     // The service's rule: a LIKE search is planned with its term every time. PATCH writes a
     // statement per set of changed columns: past 500 texts, new ones run unnamed.
     if (!name && names.size < 500 && planIsStable(text)) names.set(text, (name = `floor_${names.size + 1}`));
-    // The service's way of running a read (src/db/arrayRowsQuery.ts).
+    // The service's way of running a read (src/db/postgres/pgInternals.ts).
     return new ArrayRowsQuery(text, name, values, typeParsers);
   };
   const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => runArrayRows(pool, queryOf(text, values));

@@ -1,7 +1,7 @@
 // Plain SQL on the driver adapter that Prisma's client itself runs on (same pool or connection):
-// Prisma 6.19's client plans every query in Wasm, raw ones too, ~0.45 ms of CPU per query
-// against ~0.1 ms for the adapter alone. The hot writes read their RETURNING rows here
-// (src/db/adapterWrites.ts); the hot reads go one step lower still, to the driver itself
+// Prisma 6.19's client plans every query in Wasm, raw ones too, which costs several times the CPU
+// of the adapter alone (figures: docs/performance.md). The hot writes read their RETURNING rows
+// here (src/db/adapterWrites.ts); the hot reads go one step lower still, to the driver itself
 // (src/db/postgres/reads.ts, src/db/sqlite/reads.ts).
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
@@ -53,7 +53,7 @@ export interface ReadSql {
   <Row>(query: Prisma.Sql): Promise<Row[]>;
   /**
    * The first row, or undefined: for statements that answer at most one (a key, a row by id, a
-   * kept count). SQLite steps such a statement once instead of collecting its rows (~4 us less).
+   * kept count). SQLite steps such a statement once instead of collecting its rows (cheaper).
    */
   first<Row>(query: Prisma.Sql): Promise<Row | undefined>;
   /**

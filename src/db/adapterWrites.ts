@@ -1,7 +1,7 @@
 // Hot writes as plain SQL on the driver adapter under Prisma's client (same connection or pool,
 // and on SQLite the adapter's lock, so they queue with Prisma's own writes and transactions).
-// Prisma's client costs ~0.3 ms of CPU per statement on top of the database's own work
-// (src/db/adapterReads.ts says why), most of a write that is a single statement.
+// Prisma's client costs CPU per statement on top of the database's own work (src/db/adapterReads.ts
+// says why; figures: docs/performance.md), most of a write that is a single statement.
 import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 import { adapterQuery, adapterReads, type QueryableAdapter } from "./adapterReads";

@@ -1,6 +1,6 @@
-// Instants as the adapters read them: ISO text with a "+00:00" offset. Formatting a Date back
-// to ISO text costs ~0.8 us in Node 20, and a list page formats 30 of them: an instant read in
-// the canonical millisecond form keeps its text, so serializing it formats nothing.
+// Instants as the adapters read them: ISO text with a "+00:00" offset. Formatting a Date back to
+// ISO text costs CPU, and a list page formats 30 of them (figures: docs/performance.md): an instant
+// read in the canonical millisecond form keeps its text, so serializing it formats nothing.
 
 /** `2026-11-21T22:32:09.003+00:00`: what Prisma's adapters write and read for an instant. */
 const canonicalLength = "2026-11-21T22:32:09.003+00:00".length;

@@ -1,9 +1,9 @@
 // The network of a request's API key, without a statement for a key this process has admitted
-// before. On PostgreSQL a round trip per request is half of a small read's cost (get by id: two
+// before. On PostgreSQL a round trip per request is much of a small read's cost (get by id: two
 // statements, two round trips); the database announces every change to keys and networks
-// (src/db/postgres/keyChanges.ts), and what is kept here is dropped at each announcement and whenever the
-// process is not listening. On SQLite a statement is cheap but not free (~12 us of a get by id's
-// ~45 us in-process); what is kept is dropped at every commit of any process, seen in the
+// (src/db/postgres/keyChanges.ts), and what is kept here is dropped at each announcement and
+// whenever the process is not listening. On SQLite a statement is cheap but not free (figures:
+// docs/performance.md); what is kept is dropped at every commit of any process, seen in the
 // database's WAL index (src/db/sqlite/commits.ts). Expiry (a grace period's end) is checked on
 // every request. Without an epoch (null) every request looks up its key.
 import type { ApiKeyStore, KeyChanges } from "../db/store";

@@ -1,8 +1,8 @@
 // What the REST layer reads of an HTTP request. The HTTP server gives it from node's request
-// (src/server/nodeRequests.ts) without building a fetch Request, which with its Headers, URL
-// and Response cost about a fifth of a small REST request's CPU; App.fetch gives it from a
-// fetch Request (src/server/fetchIncoming.ts). The body is read only when asked for, which the
-// app does only once the request's API key is admitted.
+// (src/server/nodeRequests.ts) without building a fetch Request, whose Headers, URL and Response
+// cost a good part of a small REST request's CPU (figures: docs/performance.md); App.fetch gives it
+// from a fetch Request (src/server/fetchIncoming.ts). The body is read only when asked for, which
+// the app does only once the request's API key is admitted.
 import { maxBodyBytes } from "../config/limits";
 
 export interface IncomingRest {

@@ -1,6 +1,6 @@
 // The GraphQL endpoint (graphql-yoga) with GraphiQL served from npm, so it works offline.
 import { Response } from "@whatwg-node/fetch";
-import { YogaServer, maskError as yogaMaskError, type Plugin, type YogaServerOptions } from "graphql-yoga";
+import { createYoga, maskError as yogaMaskError, type Plugin, type YogaServerOptions } from "graphql-yoga";
 import type { renderGraphiQL as RenderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import type { Context, NetworkScope } from "../context";
@@ -57,8 +57,9 @@ const codeVariableErrors: Plugin = {
 };
 
 /**
- * GraphiQL's page is a bundle of several megabytes that costs ~60 MB of memory once loaded: it
- * is loaded when a browser first asks for it, not by every service process at start.
+ * GraphiQL's page is a bundle of several megabytes that costs tens of megabytes of memory once
+ * loaded (figures: docs/performance.md): it is loaded when a browser first asks for it, not by
+ * every service process at start.
  */
 const renderGraphiqlOnDemand: typeof RenderGraphiQL = (options) => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -86,11 +87,11 @@ const graphiqlOptions = {
 };
 
 /**
- * Yoga's server, called by the app's own HTTP handling. createYoga would wrap it in a second
- * fetch server adapter (request hooks, waitUntil bookkeeping: ~10% of a list query's CPU) whose
- * hooks add nothing here: the app routes /graphql, answers health checks itself, and renders
- * GraphiQL below. There is no CORS: operations need the X-API-Key header, which no
- * cross-origin preflight gets past, and GraphiQL is served from the same origin.
+ * Yoga (createYoga: its server inside a fetch server adapter), called by the app's own HTTP
+ * handling for the GraphQL requests the app does not answer itself (src/server/knownQueries.ts).
+ * The app routes /graphql, answers health checks itself, and renders GraphiQL below. There is
+ * no CORS: operations need the X-API-Key header, which no cross-origin preflight gets past, and
+ * GraphiQL is served from the same origin.
  */
 export function createGraphqlServer(
   schema: GraphQLSchema,
@@ -127,13 +128,13 @@ export function createGraphqlServer(
       },
     },
   };
-  const yoga = new YogaServer<ServerContext, Context>(options);
+  const yoga = createYoga<ServerContext, Context>(options);
   return {
     /** The context of a network's operations, as Yoga builds it. */
     contextOf: (network: NetworkScope): Context => contextOf({ network }),
     /** Runs the GraphQL request (GET or POST) of a network. */
     handle: (request: Request, context: ServerContext): Promise<Response> =>
-      Promise.resolve(yoga.handle(request, { ...context, waitUntil: leaveRunning })),
+      Promise.resolve(yoga.fetch(request, { ...context, waitUntil: leaveRunning } as ServerContext)),
     /** GraphiQL's page, for a browser that asks /graphql for HTML. */
     graphiql: async (): Promise<Response> =>
       new Response(await renderGraphiqlOnDemand({ ...graphiqlOptions, endpoint: "/graphql" }), {

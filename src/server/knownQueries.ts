@@ -1,13 +1,13 @@
-// The everyday GraphQL request, a dashboard's query POSTed as JSON again and again, answered
-// from documents parsed and validated before, straight from node's request as REST requests
-// are (src/server/app.ts): without a fetch Request and Response and Yoga's per-request
-// pipeline (request parsers, envelop's hooks, result processors), which cost about half of a
-// list query's CPU. Everything else goes to Yoga unchanged: other methods and media types,
-// mutations, new or invalid documents, and every result with errors, which Yoga answers by
-// running the query again (queries change nothing) to give its own error response; refusals
-// by the limits, which run nothing, are answered here in Yoga's shape. A test compares the
-// answers of both ways byte for byte. Only requests whose key was admitted come here, and the
-// documents kept are bounded by their total length.
+// The everyday GraphQL request, a dashboard's query POSTed as JSON again and again, answered from
+// documents parsed and validated before, straight from node's request as REST requests are
+// (src/server/app.ts): without a fetch Request and Response and Yoga's per-request pipeline
+// (request parsers, envelop's hooks, result processors), which cost much of a list query's CPU
+// (figures: docs/performance.md). Everything else goes to Yoga unchanged: other methods and media
+// types, mutations, new or invalid documents, and every result with errors, which Yoga answers by
+// running the query again (queries change nothing) to give its own error response; refusals by the
+// limits, which run nothing, are answered here in Yoga's shape. A test compares the answers of both
+// ways byte for byte. Only requests whose key was admitted come here, and the documents kept are
+// bounded by their total length.
 import { GraphQLError, getOperationAST, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { Reply } from "../rest/responses";
 import type { Execute } from "./guardedExecute";

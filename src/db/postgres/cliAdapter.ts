@@ -1,31 +1,21 @@
 // The Prisma CLI's PostgreSQL adapter (prisma.config.ts), never used by the service itself.
 // The CLI runs the Wasm schema engine over @prisma/adapter-pg 6.19, which as shipped cannot
-// run the migrate commands; each fix below is marked (a)-(e) as in shared/TOOLCHAIN.md.
+// run the migrate commands; each fix below is marked (a)-(e).
 import crypto from "node:crypto";
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { reportCatalogTypesAsText } from "./pgInternals";
 
 type PgAdapter = Awaited<ReturnType<PrismaPg["connect"]>>;
 
-const oid = { char: 18, name: 19, text: 25 };
-
 /**
  * (a) The engine's catalog queries return `name` and `"char"` columns, which the adapter refuses
- * ("Column type 'name' could not be deserialized"). This client reports them as text: pg hands
- * every RowDescription message to `_handleRowDescription` (an internal of pg 8) before it builds
- * the result, so the adapter only ever sees oid 25 and the values (plain strings) stay as they are.
+ * ("Column type 'name' could not be deserialized"): this client reports them as text.
  */
 class CatalogTextClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
-    const self = this as unknown as { _handleRowDescription(msg: { fields: { dataTypeID: number }[] }): void };
-    const handle = self._handleRowDescription;
-    self._handleRowDescription = function (msg) {
-      for (const field of msg.fields) {
-        if (field.dataTypeID === oid.name || field.dataTypeID === oid.char) field.dataTypeID = oid.text;
-      }
-      handle.call(this, msg);
-    };
+    reportCatalogTypesAsText(this);
   }
 }
 

@@ -13,16 +13,16 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
     max: settings.size,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
-    // Connections stay open while the process runs (at most `size`): with an idle timeout,
-    // pg-pool sets a timer at every release and clears it at the next checkout, ~4 us of a get
-    // by id's ~85 us of CPU in-process. A connection the server drops while idle is removed
+    // Connections stay open while the process runs (at most `size`): with an idle timeout, pg-pool
+    // sets a timer at every release and clears it at the next checkout, a cost a get by id notices
+    // (figures: docs/performance.md). A connection the server drops while idle is removed
     // (keepAlive, and the pool's error listener in openPostgres).
     idleTimeoutMillis: 0,
     // A connection dropped by the server (restart, failover) is replaced, not reused.
     keepAlive: true,
     // The default (4) prices a random page read for spinning disks, so the planner reads a
     // network's vehicles in id order through the primary key, past every other network's rows
-    // (10x the rows in the largest network), rather than through (network_id, id). 1.1 is the
+    // (many times the network's own), rather than through (network_id, id). 1.1 is the
     // usual value for SSDs and for tables that fit in memory. A connection string's own
     // `options` take precedence.
     options: "-c random_page_cost=1.1",

@@ -14,7 +14,7 @@ import { planPostgresSearch, readRows } from "./searchPlan";
  * counted by the page's statement. Null when that does not work out (an empty page carries no
  * state; the network changed since): the caller looks the total up first.
  * PostgreSQL only, where it saves a round trip: SQLite has none to save, and its page with the
- * state's columns on every row cost more than a page and a count (~10% of a list's CPU).
+ * state's columns on every row cost more than a page and a count (figures: docs/performance.md).
  */
 export async function pageInOneRead(read: ReadSql, filter: VehicleFilter, window: PageWindow): Promise<PageAndTotal | null> {
   if (filter.needle === null) {

@@ -14,8 +14,8 @@ function whereOf({ networkId, needle }: VehicleFilter, source: PostgresSearchSou
     // Every key of the needle is a key of a text holding it; strpos then decides. The keys name
     // the network's rows only, so no other index is asked: the network id is tested on the row
     // (`+ 0`), and strpos, unlike LIKE, is no trigram condition. Left to itself the planner
-    // intersects the keys' rows with the network's entry in vehicles_search_trgm_idx (~20 ms
-    // in a network of 200,000).
+    // intersects the keys' rows with the network's entry in vehicles_search_trgm_idx, which
+    // costs in proportion to the network's size (figures: docs/performance.md).
     const keys = needleKeys(networkId, needle);
     return Prisma.sql`WHERE vehicle_search_keys(network_id, search_text) @> string_to_array(${keys}::text, ' ')
       AND network_id + 0 = ${networkId} AND strpos(search_text, ${needle}) > 0`;

@@ -2,13 +2,12 @@
 // an API key) share one pipelined connection per process (pg's `pipeline` mode): the reads of
 // concurrent requests go out without waiting for each other's answers, and one PostgreSQL
 // backend answers them back to back. Each in a pool connection of its own, such a read woke a
-// backend of its own, and the kernel's loopback work for the two sides was ~40% of a get by
-// id's CPU: under load at 10 connections a get by id went from ~0.8x to ~1.2x the floor's
-// req/s (before the floor read the same way). Only short reads go here: PostgreSQL answers a
+// backend of its own, and the kernel's loopback work for the two sides was a large part of a
+// get by id's CPU (figures: docs/performance.md). Only short reads go here: PostgreSQL answers a
 // connection's statements in turn, so a search's seconds would hold up every read behind it
 // (they stay on the pool).
 import pg from "pg";
-import type { ArrayRowsQuery } from "./arrayRowsQuery";
+import { runOnClient, type ArrayRowsQuery } from "./pgInternals";
 
 export class PipelinedConnection {
   private connecting: Promise<pg.Client> | undefined;
@@ -19,12 +18,7 @@ export class PipelinedConnection {
 
   /** Runs the read once connected; a connection that failed or was lost is replaced by the next read. */
   query(query: ArrayRowsQuery): Promise<pg.QueryArrayResult> {
-    return new Promise((resolve, reject) => {
-      // pg answers a query object through its callback.
-      (query as unknown as { callback: (error: Error | null, result: pg.QueryArrayResult) => void }).callback = (error, result) =>
-        error ? reject(error) : resolve(result);
-      this.client().then((client) => client.query(query as never), reject);
-    });
+    return this.client().then((client) => runOnClient(client, query));
   }
 
   async end(): Promise<void> {

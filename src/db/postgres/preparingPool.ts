@@ -1,7 +1,7 @@
-// PostgreSQL parses and plans every unnamed statement each time it runs: the API key look-up
-// (a join) cost ~190 us of the server's CPU that way, ~50 us as a named (prepared) statement
-// whose plan PostgreSQL keeps. The hot reads whose best plan does not depend on their values
-// run named; Prisma's own statements and the searches stay unnamed.
+// PostgreSQL parses and plans every unnamed statement each time it runs: the API key look-up (a
+// join) cost the server several times the CPU it costs as a named (prepared) statement whose plan
+// PostgreSQL keeps (figures: docs/performance.md). The hot reads whose best plan does not depend on
+// their values run named; Prisma's own statements and the searches stay unnamed.
 import pg from "pg";
 
 /**
@@ -27,7 +27,7 @@ export class PreparingPool extends pg.Pool {
    * Runs `text` as a named statement from now on, if its plan is stable and room is left; the
    * name it runs under (undefined: unnamed). A caller that passes the name in its config skips
    * the copy `query` makes to add it: pg copies every config again (its property descriptors),
-   * which costs ~2 us more for a config made by spreading (~3 us of a get by id's ~60 us).
+   * which costs more for a config made by spreading (figures: docs/performance.md).
    */
   keep(text: string): string | undefined {
     const name = this.names.get(text);
@@ -42,7 +42,7 @@ export class PreparingPool extends pg.Pool {
   // object of a kept text gains a name.
   override query(...args: unknown[]): never {
     const [config] = args;
-    // A query object (src/db/postgres/arrayRowsQuery.ts) names itself; copying it would break it.
+    // A query object (src/db/postgres/pgInternals.ts) names itself; copying it would break it.
     if (config && typeof config === "object" && !(config as QueryConfigWithName).name && !(config as Partial<pg.Submittable>).submit) {
       const name = this.names.get((config as QueryConfigWithName).text);
       if (name) args[0] = { ...(config as QueryConfigWithName), name };

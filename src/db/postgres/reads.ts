@@ -1,14 +1,14 @@
 // Hot reads on PostgreSQL straight on the pg pool that Prisma's driver adapter runs on (same
-// connections, same named statements). The adapter's own query path (its debug hooks, a type
-// parser and column type per field and query, its argument mapping) cost ~20 us of CPU per
-// statement over pg's, a tenth of a get by id. Values are read as the adapter reads them, so the
-// callers' conversions hold on either path: instants as ISO text with "+00:00", numeric, date
+// connections, same named statements). The adapter's own query path (its debug hooks, a type parser
+// and column type per field and query, its argument mapping) cost CPU per statement over pg's that
+// a get by id notices (figures: docs/performance.md). Values are read as the adapter reads them, so
+// the callers' conversions hold on either path: instants as ISO text with "+00:00", numeric, date
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
-import { ArrayRowsQuery, runArrayRows } from "./arrayRowsQuery";
+import { ArrayRowsQuery, runArrayRows } from "./pgInternals";
 import type { PipelinedConnection } from "./pipelinedConnection";
 
 const { builtins } = pg.types;

@@ -1,13 +1,12 @@
-// How a search on PostgreSQL reads its page: reading the network in order until the page is
-// full, or gathering the matches then sorting them, through the network's own trigram keys
+// How a search on PostgreSQL reads its page: reading the network in order until the page is full,
+// or gathering the matches then sorting them, through the network's own trigram keys
 // (vehicles_search_keys_idx) where the needle has some, else through the trigram index of all
 // networks (vehicles_search_trgm_idx). PostgreSQL's planner chooses from its estimate of the
-// matches, and its estimate of a rare plate number can be 100x too high: it then reads the
-// whole network for a page it believes fills early (~200 ms in the largest network instead of
-// ~2 ms), and it gathers a common term's matches in a small network (~4 ms) where reading in
-// order finds a page in ~0.3 ms. Once the total is kept, the service knows the matches and decides itself;
-// while it counts them, every match must be seen anyway, so it gathers them. The choice never
-// changes a result.
+// matches, and its estimate of a rare plate number can be far too high: it then reads the whole
+// network for a page it believes fills early, and it gathers a common term's matches in a small
+// network where reading in order finds a page sooner (figures: docs/performance.md). Once the total
+// is kept, the service knows the matches and decides itself; while it counts them, every match must
+// be seen anyway, so it gathers them. The choice never changes a result.
 import { keyedNeedle } from "../vehicles/searchKeys";
 
 /** Where a search's page comes from on PostgreSQL (SQLite's: src/db/sqlite/searchPlan.ts). */

@@ -1,48 +1,12 @@
 // The libSQL driver adapter, with every connection waiting for locks instead of failing.
 import { createClient, type Client, type Config, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
+import { keepPreparedStatements } from "./statementCache";
 
 const busyTimeoutMs = 5000;
 
-interface Statement {
-  columns(): unknown[];
-}
-
-/**
- * @libsql/client prepares every statement anew (a tenth of a request's CPU). Its statements can
- * be run again with other parameters, so each connection keeps the ones it prepared, by SQL
- * text. SQLite re-prepares a kept statement by itself when the schema changes.
- * The client also asks each run twice for the result's columns, a costly native call (a tenth
- * of a read): a kept statement remembers them. Every statement the service sends names its
- * columns, so a schema change cannot change them.
- */
-function cachePreparedStatements(): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Database = require("libsql") as { prototype: { prepare(sql: string): Statement } };
-  const prepare = Database.prototype.prepare;
-  if ((prepare as { cached?: boolean }).cached) return;
-  const caches = new WeakMap<object, Map<string, Statement>>();
-  const cachedPrepare = function (this: object, sql: string) {
-    let cache = caches.get(this);
-    if (!cache) caches.set(this, (cache = new Map()));
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = rememberColumns(prepare.call(this, sql));
-      if (cache.size >= 500) cache.clear();
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-  Database.prototype.prepare = Object.assign(cachedPrepare, { cached: true });
-}
-
-function rememberColumns(statement: Statement): Statement {
-  const columns = statement.columns.bind(statement);
-  let known: unknown[] | undefined;
-  statement.columns = () => (known ??= columns());
-  return statement;
-}
-cachePreparedStatements();
+// Before any connection prepares a statement (src/db/sqlite/statementCache.ts).
+keepPreparedStatements();
 
 /**
  * @libsql/client hands its connection to each transaction and lazily opens a fresh one, which

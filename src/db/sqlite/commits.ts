@@ -1,5 +1,5 @@
 // Commits to a SQLite database in WAL mode, seen without running a statement. Any statement
-// that reads the file costs ~9 us (a read transaction: two lock calls and a stat), as much as
+// that reads the file costs a read transaction (two lock calls and a stat), as much as
 // looking a key up; the WAL-index header, the first bytes of the "-shm" file that every
 // connection to the database maps, is rewritten by every commit before the commit returns
 // (https://sqlite.org/walformat.html: its counter iChange, the last frame, checksums and

@@ -11,8 +11,8 @@ import { searchCandidates, sqliteNetworkIdIndex } from "./searchCandidates";
 /**
  * The network's rows among candidates of all networks. Each candidate is looked up in the
  * network's id index, whose entries lie close together, not in the table, whose rows lie
- * scattered: only the network's own rows are then read (a new term's ~200 candidates: ~0.6 ms
- * instead of ~1.1 ms). Keyed candidates are the network's already.
+ * scattered: only the network's own rows are then read (figures: docs/performance.md). Keyed
+ * candidates are the network's already.
  */
 function networkCandidates(networkId: number, needle: string, candidates: Prisma.Sql): Prisma.Sql {
   if (keyedNeedle(needle)) return candidates;

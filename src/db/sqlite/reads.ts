@@ -1,10 +1,10 @@
-// Hot reads on SQLite, on a read-only connection of their own, straight on libsql (the driver
-// under @libsql/client and Prisma's adapter). @libsql/client builds every result row with two
-// Object.defineProperty calls per column: a list page of 15 vehicles spent ~150 us there, more
-// than the query itself. libsql's statements answer rows as arrays, and the row objects are
-// built here: libsql's own row objects (a native property set per value) cost a quarter more.
-// A connection of its own is safe: reads never run inside a transaction, and in WAL mode a read
-// sees every committed write without waiting for a writer.
+// Hot reads on SQLite, on a read-only connection of their own, straight on libsql (the driver under
+// @libsql/client and Prisma's adapter). @libsql/client builds every result row with two
+// Object.defineProperty calls per column: a list page spent more there than on the query itself.
+// libsql's statements answer rows as arrays, and the row objects are built here: libsql's own row
+// objects (a native property set per value) cost more (figures: docs/performance.md). A connection
+// of its own is safe: reads never run inside a transaction, and in WAL mode a read sees every
+// committed write without waiting for a writer.
 import Database from "libsql";
 import type { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
@@ -43,8 +43,8 @@ export interface SqliteReads {
 /**
  * The read connection's page cache, in KiB (SQLite's default: 2,000). A search for a term not
  * asked before reads index and table pages no earlier request read; each page missing from the
- * cache is a read(2) of the file: a new plate number in the largest network cost ~1.8 ms with
- * the default cache, ~0.6 ms with 16 MiB (~0.7 ms of it system time before, ~0.1 ms after).
+ * cache is a read(2) of the file, which a new plate number in a large network pays many times
+ * with the default cache (figures: docs/performance.md).
  * Adds at most 16 MiB to the process's memory.
  */
 export const readCacheKib = 16_384;

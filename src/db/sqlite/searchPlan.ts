@@ -3,8 +3,8 @@
 // (vehicle_search_keys), which name the network's rows only; any other, vehicles_search, which
 // names the rows of ALL networks (each is then looked up in the network's id index). The index
 // costs in proportion to the rows it names, reading costs in
-// proportion to the network's size (its rows lie scattered among all networks' rows, ~3 us a
-// row read, less when a page fills early). So the index is taken for a needle it can look up
+// proportion to the network's size (its rows lie scattered among all networks' rows, a read
+// per row, fewer when a page fills early). So the index is taken for a needle it can look up
 // whose rows in all networks are few against the network's size, and, once the network's
 // matches are known, only while that costs less than reading the network in order until the
 // page is full (a page of many matches fills early).

@@ -21,8 +21,8 @@ export function sqliteVehicleStore(read: ReadSql, write: WriteSql): VehicleStore
     byId: (networkId, id) => selectVehicle(read, networkId, id),
     // The total first, then the page. The page and its total in one statement (PostgreSQL's
     // src/db/postgres/pageInOneRead.ts) saves a round trip, and SQLite has none to save: its
-    // page with the state's columns on every row cost more than a page and a count (~10% of a
-    // list's CPU).
+    // page with the state's columns on every row cost more than a page and a count (figures:
+    // docs/performance.md).
     page: (networkId, request) => totalThenPage(read, { networkId, needle: request.needle }, request, planSqlitePage),
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),

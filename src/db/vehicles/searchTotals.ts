@@ -1,5 +1,5 @@
 // Exact search totals without a count per request. Counting the matches of a term means looking
-// at every vehicle of the network (~200 ms in a 200,000-vehicle network), and the same search is
+// at every vehicle of the network (figures: docs/performance.md), and the same search is
 // asked again and again: each page of it, each refresh of a dashboard. A total is kept per
 // (network, term) together with the network's vehicle_version, which triggers raise at every
 // insert, delete and change of searchable text in the same transaction. A kept total is used
