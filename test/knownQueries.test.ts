@@ -8,6 +8,7 @@ import { jsonMediaTypeFor, knownQueries } from "../src/server/knownQueries";
 import { operationGuards } from "../src/server/guardedExecute";
 import { defaultLimits } from "../src/config/limits";
 import type { Context } from "../src/context";
+import { overPaths } from "../src/db/client";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
 
@@ -71,6 +72,30 @@ const cases: [string, Sent][] = [
   ["Accept text/plain", { body: JSON.stringify({ query: "{ network { name } }" }), headers: { Accept: "text/plain" } }],
   ["a GraphQL error with graphql-response+json", { body: JSON.stringify({ query: "{ vehicle(id: 999999) { id } }" }), headers: { Accept: "application/graphql-response+json" } }],
 ];
+
+describe("a known query with errors runs once", () => {
+  test("Yoga answers the result the shortcut computed, without running the operation again", async () => {
+    const statements: string[] = [];
+    const base = service.db.read;
+    const note = (query: { sql: string }) => statements.push(query.sql);
+    const counted = Object.assign(
+      <Row,>(query: Parameters<typeof base>[0]) => (note(query), base<Row>(query)),
+      {
+        first: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.first<Row>(query)),
+        byKey: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.byKey<Row>(query)),
+      },
+    );
+    const app = createApp({ db: overPaths(service.db, { read: counted }), now: service.clock.now });
+    const sent = { body: JSON.stringify({ query: "{ vehicle(id: 999999) { id } }" }) };
+    const vehicleReads = () => statements.filter((sql) => /FROM vehicles/.test(sql)).length;
+    for (let request = 1; request <= 3; request++) {
+      const answered = await answer(app, sent);
+      expect(JSON.parse(answered.body).errors[0].extensions.code).toBe("NOT_FOUND");
+      // Each request is a known query (its document is kept at first sight) and reads once.
+      expect(vehicleReads()).toBe(request);
+    }
+  });
+});
 
 describe("answers equal Yoga's own", () => {
   const withShortcut = () => createApp({ db: service.db, now: service.clock.now });
@@ -143,14 +168,15 @@ describe("which requests take the shortcut", () => {
       const known = recognized({ query: "{ network { name } }" });
       expect(known).not.toBeNull();
       const reply = await queries.answer(known!, context());
-      expect(reply && { status: reply.status, body: JSON.parse(reply.body!) }).toEqual({ status: 200, body: { data: { network: { name: network.name } } } });
+      expect(reply && "status" in reply && { status: reply.status, body: JSON.parse(reply.body!) }).toEqual({ status: 200, body: { data: { network: { name: network.name } } } });
     }
   });
 
-  test("a query whose result has errors is left to Yoga", async () => {
+  test("a query whose result has errors is handed to Yoga with its result", async () => {
     const known = recognized({ query: "{ vehicle(id: 999999) { id } }" });
     expect(known).not.toBeNull();
-    expect(await queries.answer(known!, context())).toBeNull();
+    const answered = await queries.answer(known!, context());
+    expect(answered).toEqual({ executed: { data: { vehicle: null }, errors: [expect.objectContaining({ message: "Vehicle not found." })] } });
   });
 
   test("mutations, invalid documents, other methods and media types are not recognized", () => {

@@ -140,8 +140,10 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     if (body === null) return graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT);
     if (!nestsAtMost(body)) return graphqlError(incoming, 400, tooDeepMessage, ErrorCode.BAD_USER_INPUT);
     const known = queries?.recognize(method, incoming.header, body);
-    const reply = known && (await queries!.answer(known, graphql.contextOf(network)));
-    return reply || overLimits(incoming, documentTextOf(body)) || graphql.handle(incoming.fetchRequest(body), { network });
+    const answered = known ? await queries!.answer(known, graphql.contextOf(network)) : null;
+    if (answered && "status" in answered) return answered;
+    // Yoga answers the rest; a known query's result is handed over, not computed again.
+    return overLimits(incoming, documentTextOf(body)) ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed });
   }
 
   /**

@@ -2,7 +2,7 @@
 import { Response } from "@whatwg-node/fetch";
 import { createYoga, maskError as yogaMaskError, type Plugin, type YogaServerOptions } from "graphql-yoga";
 import type { renderGraphiQL as RenderGraphiQL } from "@graphql-yoga/render-graphiql";
-import { GraphQLError, type GraphQLSchema } from "graphql";
+import { GraphQLError, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
@@ -14,6 +14,11 @@ import type { OperationLimitsCheck } from "./operationLimits";
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
   network: NetworkScope;
+  /**
+   * The result of this very request's operation, run already as a known query
+   * (src/server/knownQueries.ts): Yoga answers it without running the operation again.
+   */
+  executed?: ExecutionResult;
 };
 
 const exampleQuery = `# Put your network's API key into the Headers tab below:
@@ -73,7 +78,13 @@ const renderGraphiqlOnDemand: typeof RenderGraphiQL = (options) => {
  */
 const limitedOperations = (limits: OperationLimitsCheck, execute: Execute): Plugin => ({
   onParse: ({ setParseFn }) => setParseFn((source) => limits.parse(typeof source === "string" ? source : source.body)),
-  onExecute: ({ setExecuteFn }) => setExecuteFn(execute as Parameters<typeof setExecuteFn>[0]),
+  onExecute: ({ args, setExecuteFn }) => {
+    // Yoga puts the server context's fields into the operation's context. The result is handed
+    // over as the execute function's, not by stopping execution, so the plugins after this one
+    // (masked errors) still see it.
+    const executed = (args.contextValue as Partial<ServerContext>).executed;
+    setExecuteFn((executed ? () => executed : execute) as Parameters<typeof setExecuteFn>[0]);
+  },
 });
 
 /** Work a plugin leaves running after the response (none of ours does): errors are logged. */

@@ -3,10 +3,10 @@
 // (src/server/app.ts): without a fetch Request and Response and Yoga's per-request pipeline
 // (request parsers, envelop's hooks, result processors), which cost much of a list query's CPU
 // (figures: docs/performance.md). Everything else goes to Yoga unchanged: other methods and media
-// types, mutations, new or invalid documents, and every result with errors, which Yoga answers by
-// running the query again (queries change nothing) to give its own error response; refusals by the
-// limits, which run nothing, are answered here in Yoga's shape. A test compares the answers of both
-// ways byte for byte. Only requests whose key was admitted come here, and the documents kept are
+// types, mutations, new or invalid documents. A result with errors is handed to Yoga as it is,
+// for Yoga's own error response (masking, status, media type) without running the query again
+// (src/server/graphql.ts); refusals by the limits, which run nothing, are answered here in Yoga's
+// shape. A test compares the answers of both ways byte for byte. Only requests whose key was admitted come here, and the documents kept are
 // bounded by their total length.
 import { GraphQLError, getOperationAST, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
 import type { Reply } from "../rest/responses";
@@ -186,10 +186,12 @@ export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck
     },
 
     /**
-     * The answer to a known query; null when its result has errors (Yoga answers those), but
-     * for refusals of the whole request, which are answered here.
+     * The answer to a known query; or its result when the operation ran and has errors, for Yoga
+     * to answer; or null when the request failed before anything ran (variables that do not fit
+     * their types: Yoga answers those its own way, and nothing is run twice). Refusals of the
+     * whole request by the limits are answered here.
      */
-    async answer({ params, document, mediaType }: KnownQuery, contextValue: unknown): Promise<Reply | null> {
+    async answer({ params, document, mediaType }: KnownQuery, contextValue: unknown): Promise<Reply | { executed: ExecutionResult } | null> {
       const result: ExecutionResult = await execute({
         schema,
         document,
@@ -197,8 +199,8 @@ export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck
         variableValues: params.variables ?? undefined,
         operationName: params.operationName ?? undefined,
       });
-      if (result.errors) return result.data === undefined ? refusalReply(result.errors, mediaType) : null;
-      if (result.extensions) return null;
+      if (result.errors) return result.data === undefined ? refusalReply(result.errors, mediaType) : { executed: result };
+      if (result.extensions) return { executed: result };
       return { status: 200, headers: { "Content-Type": `${mediaType}; charset=utf-8` }, body: JSON.stringify(result) };
     },
   };
