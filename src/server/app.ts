@@ -1,10 +1,11 @@
 // The whole HTTP application as a function of its dependencies: public endpoints, GraphQL at
-// /graphql, and the REST routes of SPEC.md. Every non-public request needs a valid API key, and
-// nothing of a request but its method, path and headers is looked at before the key is
-// admitted: its body is read after (src/rest/incoming.ts). REST requests and GraphQL queries
-// validated before (src/server/knownQueries.ts) are answered with plain replies; other GraphQL
-// requests and the public endpoints through fetch Requests and Responses. The HTTP server passes
-// requests in from node's request (src/server/nodeRequests.ts), App.fetch from a fetch Request.
+// /graphql, and the REST routes of the interface specification. Every non-public request needs
+// a valid API key, and nothing of a request but its method, path and headers is looked at
+// before the key is admitted: its body is read after (src/rest/incoming.ts). REST requests and
+// GraphQL queries validated before (src/server/knownQueries.ts) are answered with plain
+// replies; other GraphQL requests and the public endpoints through fetch Requests and
+// Responses. The HTTP server passes requests in from node's request
+// (src/server/nodeRequests.ts), App.fetch from a fetch Request.
 import type { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";

@@ -1,4 +1,5 @@
-// info.description: what SPEC.md leaves open and the contract (or this implementation) decided.
+// info.description: what the interface specification leaves open and the contract (or this
+// implementation) decided.
 // Prose of the contract: a change here is a change for clients.
 
 export const description = `
