@@ -15,7 +15,7 @@ import { sqliteCliAdapter } from "./src/db/sqlite/cliAdapter";
 export const sqliteFts5Tables = ["vehicles_search", "vehicle_search_keys"];
 
 /** The tables FTS5 creates for a virtual table and keeps to itself (some only with content). */
-export const fts5ShadowSuffixes = ["_config", "_content", "_data", "_docsize", "_idx"];
+const fts5ShadowSuffixes = ["_config", "_content", "_data", "_docsize", "_idx"];
 
 /**
  * Tables Prisma must neither create nor drop nor change ("externally managed tables"): without

@@ -161,7 +161,7 @@ describe("each limit: at the maximum answered, past it refused with 400", () => 
     if (limit === "rootFields") expect(await vehiclesTotal(own)).toBe(0);
   });
 
-  test("11 aliased createVehicle create nothing; under Apollo's Accept too", async () => {
+  test(`${defaultLimits.graphqlMaxRootFields + 1} aliased createVehicle create nothing; under Apollo's Accept too`, async () => {
     const own = client(service.url, (await service.network()).apiKey);
     const response = await own.request("POST", "/graphql", {
       body: { query: createVehicles(rootFields + 1, "APOLLO") },

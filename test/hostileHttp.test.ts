@@ -207,6 +207,18 @@ class RawConnection {
 /** Lines joined with CRLF, ending the head with an empty line. */
 const head = (...lines: string[]) => lines.join("\r\n") + "\r\n\r\n";
 
+/** A whole request with a JSON body and these key lines, closing its connection after the answer. */
+const jsonRequest = (requestLine: string, keyLines: string[], body: string) =>
+  head(
+    requestLine,
+    "Host: records.test",
+    ...keyLines,
+    "Content-Type: application/json",
+    "Accept: application/json",
+    `Content-Length: ${body.length}`,
+    "Connection: close",
+  ) + body;
+
 /** Sends a whole request and waits (up to `ms`) for its final answer. */
 async function rawRequest(request: string | Buffer, ms = 5_000): Promise<{ response: RawResponse | undefined; connection: RawConnection }> {
   const connection = await RawConnection.open();
@@ -297,17 +309,7 @@ describe("GraphQL over GET and other methods", () => {
 
   test.each(["TRACE", "PROPFIND", "PUT", "DELETE"])("%s /graphql -> 405 with Allow", async (method) => {
     const body = JSON.stringify({ query: "{ network { name } }" });
-    const { response, connection } = await rawRequest(
-      head(
-        `${method} /graphql HTTP/1.1`,
-        "Host: records.test",
-        `X-API-Key: ${network.apiKey}`,
-        "Content-Type: application/json",
-        "Accept: application/json",
-        `Content-Length: ${body.length}`,
-        "Connection: close",
-      ) + body,
-    );
+    const { response, connection } = await rawRequest(jsonRequest(`${method} /graphql HTTP/1.1`, [`X-API-Key: ${network.apiKey}`], body));
     connection.destroy();
     expect(response?.status).toBe(405);
     const allow = (response!.headers["allow"] ?? []).join(",").toUpperCase();
@@ -500,16 +502,7 @@ describe("two different keys in one request are refused", () => {
     const before = await vehiclesTotal();
     const body = JSON.stringify({ query: 'mutation { createVehicle(input: {plate: "TWO-KEYS"}) { id } }' });
     const { response, connection } = await rawRequest(
-      head(
-        "POST /graphql HTTP/1.1",
-        "Host: records.test",
-        `Authorization: Bearer ${network.apiKey}`,
-        `Authorization: Bearer ${unknownKey}`,
-        "Content-Type: application/json",
-        "Accept: application/json",
-        `Content-Length: ${body.length}`,
-        "Connection: close",
-      ) + body,
+      jsonRequest("POST /graphql HTTP/1.1", [`Authorization: Bearer ${network.apiKey}`, `Authorization: Bearer ${unknownKey}`], body),
     );
     connection.destroy();
     expect(response?.status).toBe(401);

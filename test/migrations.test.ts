@@ -4,10 +4,8 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { createClient } from "@libsql/client";
-import { Client } from "pg";
 import { migrate, shippedMigrations } from "../src/db/migrate";
-import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./support/database";
+import { freshDatabase, temporaryDir, testProvider, queryRows, type FreshDatabase } from "./support/database";
 
 const root = path.resolve(__dirname, "..");
 const cliTimeoutMs = 120_000;
@@ -81,26 +79,6 @@ function migrateInChild(url: string, startAt: number): Promise<string[]> {
   });
 }
 
-/** Rows of a query on the test database, as plain objects. */
-async function query(db: FreshDatabase, sql: string): Promise<Record<string, unknown>[]> {
-  if (db.provider === "sqlite") {
-    const client = createClient({ url: db.url });
-    try {
-      const result = await client.execute(sql);
-      return result.rows.map((row) => Object.fromEntries(result.columns.map((column, i) => [column, row[i]])));
-    } finally {
-      client.close();
-    }
-  }
-  const client = new Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** The models of a schema file: no datasource/generator blocks, comments or alignment. */
 function normalisedModels(file: string): string[] {
   return fs
@@ -171,7 +149,7 @@ describe("migrations", () => {
 
   /** Each shipped migration has exactly one bookkeeping row. */
   async function expectEachAppliedOnce(): Promise<void> {
-    const rows = await query(db, `SELECT migration_name, COUNT(*) AS n FROM "_prisma_migrations" GROUP BY migration_name`);
+    const rows = await queryRows(db, `SELECT migration_name, COUNT(*) AS n FROM "_prisma_migrations" GROUP BY migration_name`);
     expect(rows.map((row) => [String(row.migration_name), Number(row.n)]).sort()).toEqual(names.map((name) => [name, 1]));
   }
 
@@ -201,7 +179,7 @@ describe("migrations", () => {
 
   it("refuses a database whose applied migration was changed afterwards", async () => {
     await migrate(db.url);
-    await query(db, `UPDATE "_prisma_migrations" SET checksum = 'tampered' WHERE migration_name = '${names[0]}'`);
+    await queryRows(db, `UPDATE "_prisma_migrations" SET checksum = 'tampered' WHERE migration_name = '${names[0]}'`);
     await expect(migrate(db.url)).rejects.toThrow(/changed after it was applied/);
   });
 
@@ -209,8 +187,8 @@ describe("migrations", () => {
     await migrate(db.url);
     const definition =
       db.provider === "sqlite"
-        ? (await query(db, `SELECT sql AS def FROM sqlite_master WHERE type = 'index' AND name = 'dutytime_entries_one_open_per_officer'`))
-        : (await query(db, `SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'dutytime_entries_one_open_per_officer'`));
+        ? (await queryRows(db, `SELECT sql AS def FROM sqlite_master WHERE type = 'index' AND name = 'dutytime_entries_one_open_per_officer'`))
+        : (await queryRows(db, `SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'dutytime_entries_one_open_per_officer'`));
     expect(definition).toHaveLength(1);
     const sql = String(definition[0].def).replace(/["()]/g, "");
     expect(sql).toMatch(/^CREATE UNIQUE INDEX/);

@@ -9,12 +9,11 @@ import { execFile } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { createClient } from "@libsql/client";
 import { Client } from "pg";
 import type { Migration, MigrationTarget } from "../src/db/migrate";
 import { sqliteMigrationTarget } from "../src/db/sqlite/migrations";
 import { postgresMigrationTarget } from "../src/db/postgres/migrations";
-import { freshDatabase, temporaryDir, testProvider as provider, type FreshDatabase } from "./support/database";
+import { freshDatabase, temporaryDir, testProvider as provider, queryRows, type FreshDatabase } from "./support/database";
 
 const root = path.resolve(__dirname, "..");
 const timeoutMs = 120_000;
@@ -75,36 +74,16 @@ async function apply(db: FreshDatabase, migrations: Migration[]): Promise<void> 
   });
 }
 
-/** Rows of a query, as plain objects. */
-async function query(db: FreshDatabase, sql: string): Promise<Record<string, unknown>[]> {
-  if (db.provider === "sqlite") {
-    const client = createClient({ url: db.url });
-    try {
-      const result = await client.execute(sql);
-      return result.rows.map((row) => Object.fromEntries(result.columns.map((column, i) => [column, row[i]])));
-    } finally {
-      client.close();
-    }
-  }
-  const client = new Client({ connectionString: db.url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 const createdAt = "'2026-11-25 12:00:00'";
 
 async function addNetwork(db: FreshDatabase): Promise<number> {
-  const rows = await query(db, `INSERT INTO networks (name, identifier_type, created_at) VALUES ('Test', 'steam', ${createdAt}) RETURNING id`);
+  const rows = await queryRows(db, `INSERT INTO networks (name, identifier_type, created_at) VALUES ('Test', 'steam', ${createdAt}) RETURNING id`);
   return Number(rows[0].id);
 }
 
 /** The network's vehicle count, which triggers keep. */
 async function vehicleCount(db: FreshDatabase, networkId: number): Promise<number> {
-  return Number((await query(db, `SELECT vehicle_count FROM networks WHERE id = ${networkId}`))[0].vehicle_count);
+  return Number((await queryRows(db, `SELECT vehicle_count FROM networks WHERE id = ${networkId}`))[0].vehicle_count);
 }
 
 async function addVehicle(db: FreshDatabase, networkId: number, plate: string, extra: Record<string, string> = {}): Promise<number> {
@@ -117,7 +96,7 @@ async function addVehicle(db: FreshDatabase, networkId: number, plate: string, e
     updated_at: createdAt,
     ...extra,
   };
-  const rows = await query(
+  const rows = await queryRows(
     db,
     `INSERT INTO vehicles (${Object.keys(columns).join(", ")}) VALUES (${Object.values(columns).join(", ")}) RETURNING id`,
   );
@@ -135,8 +114,8 @@ async function search(db: FreshDatabase, networkId: number, term: string): Promi
   if (db.provider === "sqlite") {
     const keys = trigrams.map((trigram) => `"${networkId}x${trigram}"`).join(" ");
     return {
-      keys: ids(await query(db, `SELECT rowid AS id FROM vehicle_search_keys WHERE vehicle_search_keys MATCH '${keys}'`)),
-      trigrams: ids(await query(db, `SELECT rowid AS id FROM vehicles_search WHERE vehicles_search MATCH '"${term}"'`)),
+      keys: ids(await queryRows(db, `SELECT rowid AS id FROM vehicle_search_keys WHERE vehicle_search_keys MATCH '${keys}'`)),
+      trigrams: ids(await queryRows(db, `SELECT rowid AS id FROM vehicles_search WHERE vehicles_search MATCH '"${term}"'`)),
     };
   }
   const keys = trigrams.map((trigram) => `'${networkId}:${trigram}'`).join(", ");
@@ -157,8 +136,8 @@ async function search(db: FreshDatabase, networkId: number, term: string): Promi
 async function schemaObjects(db: FreshDatabase): Promise<string[]> {
   const rows =
     db.provider === "sqlite"
-      ? await query(db, `SELECT type || ' ' || name || ' ' || CASE type WHEN 'table' THEN '' ELSE coalesce(sql, '') END AS o FROM sqlite_master`)
-      : await query(
+      ? await queryRows(db, `SELECT type || ' ' || name || ' ' || CASE type WHEN 'table' THEN '' ELSE coalesce(sql, '') END AS o FROM sqlite_master`)
+      : await queryRows(
           db,
           `SELECT 'index ' || indexdef AS o FROM pg_indexes WHERE schemaname = 'public'
            UNION ALL SELECT 'trigger ' || pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal

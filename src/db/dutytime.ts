@@ -22,7 +22,7 @@ async function startEntry(write: WriteSql, networkId: number, officerId: number,
 async function activeOfficers(read: ReadSql, networkId: number): Promise<ActiveOfficer[]> {
   const rows = await read<{ identifier: string; name: string; started_at: Date | string }>(Prisma.sql`
     SELECT o.identifier, o.name, d.started_at
-    FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id
+    FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id AND o.network_id = d.network_id
     WHERE d.network_id = ${networkId} AND d.ended_at IS NULL
     ORDER BY d.started_at ASC, d.id ASC`);
   return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: storedInstant(row.started_at) }));

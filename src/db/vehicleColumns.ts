@@ -14,11 +14,11 @@ void prismaSchemaMatchesFieldTable;
 const fieldColumns = vehicleFields.map((field) => field.column);
 
 /** Every column, in the order of a vehicle's SELECT. */
-export const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", "created_at", "updated_at"] as const;
+const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", "created_at", "updated_at"] as const;
 export const vehicleColumns = Prisma.raw(vehicleColumnNames.join(", "));
 
 /** The columns an INSERT sets (the id is the database's), in the order of insertValues. */
-const insertColumnNames = ["network_id", ...fieldColumns, "search_text", "created_at", "updated_at"];
+const insertColumnNames = vehicleColumnNames.slice(1);
 export const insertColumns = Prisma.raw(insertColumnNames.join(", "));
 
 /** A new vehicle's values in the order of insertColumns. */

@@ -77,6 +77,9 @@ export const unsetValueOf = (field: VehicleField): boolean | null => (field.kind
 /** The searchable fields, in the order their text is joined. */
 export const searchableVehicleFields = vehicleFields.filter((field) => "searchable" in field && field.searchable);
 
+/** The searchable fields' names, for documentation: "plate, cartyp, car, ..." by `name`. */
+export const searchableFieldNames = (name: "request" | "response") => searchableVehicleFields.map((field) => field[name]).join(", ");
+
 /** The sort fields, by request name (`sort_field`), in the order the table declares them. */
 export const sortableVehicleFields = vehicleFields.filter((field) => "sortable" in field && field.sortable);
 export type VehicleSortField = Extract<VehicleField, { sortable: true }>["request"];

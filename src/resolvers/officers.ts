@@ -6,6 +6,9 @@ import { conflict, notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
 import { isUniqueViolation } from "./databaseErrors";
 
+/** Most characters of an officer's identifier, `type:value` included. */
+export const identifierMaxLength = 255;
+
 /**
  * Checks an identifier against the network's connector type; returns it unchanged when valid.
  * Throws a 422-style error on `identifier` otherwise.
@@ -20,7 +23,7 @@ export function checkIdentifier(network: NetworkScope, identifier: string): stri
   } else if (type !== network.identifierType) {
     check.fail("identifier", `The identifier type must be ${network.identifierType}.`);
   } else {
-    const fault = textFault("identifier", identifier, 255);
+    const fault = textFault("identifier", identifier, identifierMaxLength);
     if (fault) check.fail("identifier", fault);
   }
   check.throwIfInvalid();

@@ -13,6 +13,8 @@ export type SortOrder = (typeof sortOrders)[number];
 
 export const perPageDefault = 15;
 export const perPageMax = 100;
+/** Most characters of a search term. */
+export const searchMaxLength = 255;
 
 export interface VehicleListArgs {
   search?: string | null;
@@ -56,7 +58,7 @@ function checkListArgs(args: VehicleListArgs) {
   const perPage = args.perPage ?? perPageDefault;
   if (page < 1) check.fail("page", messages.min("page", 1));
   if (perPage < 1 || perPage > perPageMax) check.fail("perPage", messages.between("perPage", 1, perPageMax));
-  const searchFault = args.search == null ? null : textFault("search", args.search, 255);
+  const searchFault = args.search == null ? null : textFault("search", args.search, searchMaxLength);
   if (searchFault) check.fail("search", searchFault);
   check.throwIfInvalid();
   return { page, perPage };

@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
 import { errorJson, validationJson, type Reply } from "./responses";
-import { sofaHandlers } from "./sofaHandlers";
+import { keepErrors, sofaHandlers, type SofaResult } from "./sofaHandlers";
 
 /** A GraphQL root field, as SOFA names its operations: "Query.vehicles", "Mutation.createVehicle". */
 export type SofaOperation = `${"Query" | "Mutation"}.${string}`;
@@ -45,19 +45,8 @@ export function restErrorReply(errors: ReadonlyArray<unknown>, rename?: (field: 
   return errorJson(500, "Server Error.");
 }
 
-/** An operation's data as SOFA serialized it (passed on as text, not parsed again), or its errors. */
-export type SofaResult = { ok: true; json: string } | { ok: false; errors: ReadonlyArray<unknown> };
-
-/**
- * What SOFA's error handler returns: the errors as they are. SOFA hands the handler's value
- * back as the route's answer, and the REST layer maps them to a reply (restErrorReply).
- */
-class SofaErrors {
-  constructor(readonly errors: ReadonlyArray<unknown>) {}
-}
-
 /** The execute function SOFA runs operations with: the app's guarded one (limits, fairness). */
-type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
 /** Runs the operations through SOFA with typed variables (checked by the REST layer). */
 export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute, operations: Iterable<SofaOperation>) {
@@ -70,19 +59,14 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     ignore: ["VehiclePage.data"],
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
     execute: execute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
-    // SOFA passes on whatever the handler returns (typed as its own Response class).
-    errorHandler: ((errors: ReadonlyArray<unknown>) => new SofaErrors(errors)) as unknown as NonNullable<
-      Parameters<typeof useSofa>[0]["errorHandler"]
-    >,
+    errorHandler: keepErrors,
   });
   const handlers = sofaHandlers<{ network: NetworkScope }>(router, routes);
 
   return async function callSofa(operation: SofaOperation, variables: Record<string, unknown>, network: NetworkScope): Promise<SofaResult> {
     const handler = handlers.get(operation);
     if (!handler) throw new Error(`no SOFA route for ${operation}`);
-    const answer = await handler(variables, { network });
-    if (answer instanceof SofaErrors) return { ok: false, errors: answer.errors };
-    return { ok: true, json: await (answer as Response).text() };
+    return handler(variables, { network });
   };
 }
 

@@ -14,7 +14,7 @@ import {
   type VehiclePage,
   type PageMeta,
 } from "../resolvers/vehicles";
-import { vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
+import { searchableFieldNames, vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
 
 /** The response field's description: what it holds, and its request name where that differs. */
 const responseDescription = (field: VehicleField) =>
@@ -84,8 +84,8 @@ builder.queryFields((t) => ({
   vehicles: t.field({
     type: VehiclePageType,
     description:
-      "A page of the network's vehicles. search: case-insensitive substring of plate, car, car type, owner, color " +
-      "and wanted reason. Sorted by sortField (ties by id, nulls last), else by id.",
+      `A page of the network's vehicles. search: case-insensitive substring of ${searchableFieldNames("response")}. ` +
+      "Sorted by sortField (ties by id, nulls last), else by id.",
     args: {
       search: t.arg.string(),
       sortField: t.arg({ type: VehicleSortFieldEnum }),

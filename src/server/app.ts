@@ -144,7 +144,9 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     const answered = known ? await queries!.answer(known, graphql.contextOf(network)) : null;
     if (answered && "status" in answered) return answered;
     // Yoga answers the rest; a known query's result is handed over, not computed again.
-    return overLimits(incoming, documentTextOf(body)) ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed });
+    // A known document passed the limits when it was kept; only others are measured here.
+    const refused = known ? null : overLimits(incoming, documentTextOf(body));
+    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed });
   }
 
   /**

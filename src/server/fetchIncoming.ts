@@ -21,7 +21,7 @@ export function incomingOfRequest(request: Request, url: URL): IncomingHttp {
 }
 
 /** The body as text, or null as soon as it grows past the limit (chunked bodies included). */
-export async function readLimitedText(request: Request): Promise<string | null> {
+async function readLimitedText(request: Request): Promise<string | null> {
   const declared = request.headers.get("content-length");
   if (Number(declared ?? 0) > maxBodyBytes) return null;
   // A declared length is enforced by the HTTP parser: such a body can be taken whole (and the

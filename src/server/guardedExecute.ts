@@ -2,14 +2,15 @@
 // operation is measured against the limits first (src/server/operationLimits.ts), then run in its
 // key's line (src/server/keyFairness.ts) as a compiled query (src/server/compiledExecute.ts).
 // A refusal is a result with one error and no data; the error carries its HTTP status.
-import type { ExecutionArgs, ExecutionResult, GraphQLSchema } from "graphql";
+import type { ExecutionResult, GraphQLSchema } from "graphql";
+import type { Execute } from "../rest/sofa";
 import type { Context } from "../context";
 import type { Limits } from "../config/limits";
 import { compiledExecute } from "./compiledExecute";
 import { keyFairness, type KeyFairness } from "./keyFairness";
 import { operationLimits, type OperationLimitsCheck } from "./operationLimits";
 
-export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+export type { Execute };
 
 export function guardedExecute(limits: OperationLimitsCheck, fairness: KeyFairness): Execute {
   return (args) => {

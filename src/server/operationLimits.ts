@@ -45,7 +45,7 @@ export function limitRefusal(limit: LimitKind, max: number, message: string): Gr
 }
 
 /** Whether an error is a refusal of the document by one of these limits. */
-export const isLimitRefusal = (error: GraphQLError) => typeof error.extensions?.limit === "string";
+const isLimitRefusal = (error: GraphQLError) => typeof error.extensions?.limit === "string";
 
 /** The operation a request runs, with the fragments it may use: what the cost is measured on. */
 function operationDocument(document: DocumentNode, operationName: string | null | undefined): DocumentNode | null {
@@ -83,6 +83,11 @@ interface CostShape {
 }
 
 const maxCostsPerDocument = 64;
+/**
+ * Costs are kept only for short keys: the variables a cost depends on include free text (a
+ * search term), and 64 near-megabyte keys per kept document would be memory kept for one client.
+ */
+const maxCostKeyLength = 256;
 
 /** The variables used in arguments of fields whose complexity is a function of their arguments. */
 function costVariables(schema: GraphQLSchema, operation: DocumentNode): string[] {
@@ -176,7 +181,7 @@ export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) 
     } catch {
       cost = null;
     }
-    if (shape.costs.size < maxCostsPerDocument) shape.costs.set(key, cost);
+    if (shape.costs.size < maxCostsPerDocument && key.length <= maxCostKeyLength) shape.costs.set(key, cost);
     return cost;
   }
 

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createClient } from "@libsql/client";
 import { Client } from "pg";
 import type { DatabaseProvider } from "../../src/config/database";
 
@@ -90,4 +91,24 @@ export async function columnsOf(prisma: RawQueryable, table: string): Promise<st
           table,
         );
   return rows.map((row) => row.name);
+}
+
+/** Rows of a query on the test database, as plain objects. */
+export async function queryRows(db: FreshDatabase, sql: string): Promise<Record<string, unknown>[]> {
+  if (db.provider === "sqlite") {
+    const client = createClient({ url: db.url });
+    try {
+      const result = await client.execute(sql);
+      return result.rows.map((row) => Object.fromEntries(result.columns.map((column, i) => [column, row[i]])));
+    } finally {
+      client.close();
+    }
+  }
+  const client = new Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }

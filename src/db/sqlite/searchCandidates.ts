@@ -11,7 +11,7 @@ export const ftsPhrase = (needle: string) => `"${needle.replace(/"/g, '""')}"`;
  * The rows of SQLite's trigram index holding the needle: a phrase of its trigrams, answered from
  * the index alone (LIKE on the index would read every candidate's text from the table).
  */
-export const trigramCandidates = (needle: string) =>
+const trigramCandidates = (needle: string) =>
   Prisma.sql`SELECT rowid FROM vehicles_search WHERE vehicles_search MATCH ${ftsPhrase(needle)}`;
 
 /**

@@ -3,6 +3,10 @@
 import { errorBody, headerRef, jsonContent, schemaRef } from "./refs";
 import type { Header, Parameter, RequestBody, Response, Schema } from "./types";
 import { vehicleRequestExample } from "./vehicle";
+import { searchableFieldNames } from "../../model/vehicleFields";
+import { perPageMax, searchMaxLength } from "../../resolvers/vehicles";
+import { identifierMaxLength } from "../../resolvers/officers";
+import { listParameters } from "../vehicleList";
 
 export const securitySchemes: Record<string, Schema> = {
   ApiKeyHeader: {
@@ -17,6 +21,11 @@ export const securitySchemes: Record<string, Schema> = {
     description: "The same API key as `Authorization: Bearer <key>`. If X-API-Key is sent too, both must be equal.",
   },
 };
+
+// The REST names of the list's arguments and their aliases (src/rest/vehicleList.ts).
+const [sortField, sortFieldAlias] = listParameters.sortField;
+const [sortOrder, sortOrderAlias] = listParameters.sortOrder;
+const [perPage, perPageAlias] = listParameters.perPage;
 
 export const parameters: Record<string, Parameter> = {
   Vehicle: {
@@ -35,22 +44,21 @@ export const parameters: Record<string, Parameter> = {
     required: true,
     description:
       "The officer's identifier `type:value`, URL-encoded (a `/` in the value as `%2F`). The type " +
-      "must be the network's configured identifier type; at most 255 characters. Otherwise 422 " +
+      `must be the network's configured identifier type; at most ${identifierMaxLength} characters. Otherwise 422 ` +
       "with `errors.identifier`. No such officer in the key's network: 404.",
-    schema: { type: "string", maxLength: 255, pattern: "^[^:]+:.*\\S.*$" },
+    schema: { type: "string", maxLength: identifierMaxLength, pattern: "^[^:]+:.*\\S.*$" },
     example: "steam:110000112345678",
   },
   Search: {
     name: "search",
     in: "query",
     description:
-      "Case-insensitive substring match (every alphabet, umlauts included) over plate, car, car type, " +
-      "owner, color and wanted reason; `%`, `_` and `\\` match literally (no wildcards). Empty: no " +
-      "filter. At most 255 characters.",
-    schema: { type: "string", maxLength: 255 },
+      `Case-insensitive substring match (every alphabet, umlauts included) over ${searchableFieldNames("request")}; ` +
+      `\`%\`, \`_\` and \`\\\` match literally (no wildcards). Empty: no filter. At most ${searchMaxLength} characters.`,
+    schema: { type: "string", maxLength: searchMaxLength },
   },
   SortField: {
-    name: "sort_field",
+    name: sortField,
     in: "query",
     description:
       "Sort by this field (`tuv` sorts by the inspection date). Ties are broken by `id` in the sort " +
@@ -58,21 +66,21 @@ export const parameters: Record<string, Parameter> = {
     schema: schemaRef("SortField"),
   },
   SortFieldAlias: {
-    name: "sortField",
+    name: sortFieldAlias,
     in: "query",
-    description: "Alias of `sort_field`; ignored when `sort_field` is sent.",
+    description: `Alias of \`${sortField}\`; ignored when \`${sortField}\` is sent.`,
     schema: schemaRef("SortField"),
   },
   SortOrder: {
-    name: "sort_order",
+    name: sortOrder,
     in: "query",
-    description: "Direction for `sort_field` (no effect without it).",
+    description: `Direction for \`${sortField}\` (no effect without it).`,
     schema: schemaRef("SortOrder"),
   },
   SortOrderAlias: {
-    name: "sortOrder",
+    name: sortOrderAlias,
     in: "query",
-    description: "Alias of `sort_order`; ignored when `sort_order` is sent.",
+    description: `Alias of \`${sortOrder}\`; ignored when \`${sortOrder}\` is sent.`,
     schema: schemaRef("SortOrder"),
   },
   Page: {
@@ -82,15 +90,15 @@ export const parameters: Record<string, Parameter> = {
     schema: { type: "integer", minimum: 1, default: 1 },
   },
   PerPage: {
-    name: "per_page",
+    name: perPage,
     in: "query",
-    description: "Vehicles per page, 1 to 100.",
+    description: `Vehicles per page, 1 to ${perPageMax}.`,
     schema: schemaRef("PerPage"),
   },
   PerPageAlias: {
-    name: "perPage",
+    name: perPageAlias,
     in: "query",
-    description: "Alias of `per_page`; ignored when `per_page` is sent.",
+    description: `Alias of \`${perPage}\`; ignored when \`${perPage}\` is sent.`,
     schema: schemaRef("PerPage"),
   },
 };

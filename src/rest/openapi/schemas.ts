@@ -1,6 +1,7 @@
 // The component schemas other than the vehicle's (./vehicle.ts): the list's page envelope, the
 // list's query values, dutytime, statistics, errors and health.
 import { vehicleSortFields } from "../../model/vehicleFields";
+import { perPageDefault, perPageMax } from "../../resolvers/vehicles";
 import { schemaRef } from "./refs";
 import type { Schema } from "./types";
 import { vehicleSchemas } from "./vehicle";
@@ -34,7 +35,7 @@ export const schemas: Record<string, Schema> = {
       from: { type: ["integer", "null"], minimum: 1, description: "Position of the page's first item; null when the page is empty." },
       last_page: { type: "integer", minimum: 1, description: "At least 1, also when there are no vehicles." },
       path: { type: "string", format: "uri", description: "The list's URL without query string." },
-      per_page: { type: "integer", minimum: 1, maximum: 100 },
+      per_page: { type: "integer", minimum: 1, maximum: perPageMax },
       to: { type: ["integer", "null"], minimum: 1, description: "Position of the page's last item; null when the page is empty." },
       total: { type: "integer", minimum: 0, description: "Vehicles matching the search, on all pages." },
     },
@@ -54,7 +55,7 @@ export const schemas: Record<string, Schema> = {
   // --- GET /vehicles query values, shared by a parameter and its alias
   SortField: { type: "string", enum: vehicleSortFields },
   SortOrder: { type: "string", enum: ["asc", "desc"], default: "asc" },
-  PerPage: { type: "integer", minimum: 1, maximum: 100, default: 15 },
+  PerPage: { type: "integer", minimum: 1, maximum: perPageMax, default: perPageDefault },
 
   // --- dutytime
   DutytimeStatus: {
