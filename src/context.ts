@@ -5,6 +5,10 @@ export interface NetworkScope {
   id: number;
   name: string;
   identifierType: string;
+  /** IANA zone of its reports when a request names none. */
+  timeZone: string;
+  /** Open dutytime entries older than this many hours end at start + these hours; null: never. */
+  autoStopAfterHours: number | null;
 }
 
 /** What every resolver receives. The network is set before any resolver runs. */

@@ -31,7 +31,7 @@ function keyTable() {
     keys,
     add(expiresAt: string | null = null) {
       const key = generateApiKey();
-      rows.set(key.hash, { network: { id: 7, name: "Seven", identifierType: "steam" }, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
+      rows.set(key.hash, { network: { id: 7, name: "Seven", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null }, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
       return key;
     },
     lookUps: () => lookUps,

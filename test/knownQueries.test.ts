@@ -157,7 +157,7 @@ describe("answers equal Yoga's own", () => {
 describe("which requests take the shortcut", () => {
   const { documentLimits, execute } = operationGuards(schema, defaultLimits);
   const queries = knownQueries(schema, documentLimits, execute);
-  const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType }, now: service.clock.now });
+  const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType, timeZone: "UTC", autoStopAfterHours: null }, now: service.clock.now });
   const header = (headers: Record<string, string>) => (name: string) => headers[name] ?? null;
   const json = header({ "content-type": "application/json" });
   const recognized = (body: unknown, headers: (name: string) => string | null = json, method = "POST") =>

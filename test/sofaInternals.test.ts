@@ -9,7 +9,7 @@ import { restOperations, restRouteTable } from "../src/rest/routes";
 import { schema } from "../src/schema";
 import { repoRoot } from "./support/process";
 
-const network = { id: 7, name: "Guard", identifierType: "steam" };
+const network = { id: 7, name: "Guard", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null };
 
 /** A SOFA client whose execute records what it was asked and answers `answer`. */
 function recordingClient(answer: (args: ExecutionArgs) => { data?: Record<string, unknown>; errors?: unknown[] }) {

@@ -6,37 +6,14 @@ import { knownVehicleTotal } from "../src/db/vehicles/totals";
 import { selectSearchPageCounting } from "../src/db/vehicles/reads";
 import { likeWhere } from "../src/db/vehicles/where";
 import { listVehicles } from "../src/resolvers/vehicles";
-import type { ReadSql } from "../src/db/adapterReads";
 import { overPaths } from "../src/db/client";
 import type { Context } from "../src/context";
+import { countingReads } from "./support/countingReads";
 
 /** A context whose reads are counted (and whose kept totals and seen states start empty). */
-function countingContext(network: { id: number; name: string; identifierType: string }) {
-  const statements: string[] = [];
-  const read = service.db.read;
-  const counted: ReadSql = Object.assign(
-    async <Row>(query: Parameters<ReadSql>[0]) => {
-      statements.push(query.sql);
-      return read<Row>(query);
-    },
-    {
-      first: async <Row>(query: Parameters<ReadSql>[0]) => {
-        statements.push(query.sql);
-        return read.first<Row>(query);
-      },
-      byKey: async <Row>(query: Parameters<ReadSql>[0]) => {
-        statements.push(query.sql);
-        return read.byKey<Row>(query);
-      },
-    },
-  );
-  const ctx: Context = { db: overPaths(service.db, { read: counted }), network, now: () => new Date() };
-  /** The statements run by `action`. */
-  const statementsOf = async <T>(action: () => Promise<T>) => {
-    statements.length = 0;
-    const result = await action();
-    return { result, statements: [...statements] };
-  };
+function countingContext(network: Context["network"]) {
+  const { read, statementsOf } = countingReads(service.db.read);
+  const ctx: Context = { db: overPaths(service.db, { read }), network, now: () => new Date() };
   return { ctx, statementsOf };
 }
 

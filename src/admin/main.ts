@@ -4,15 +4,20 @@ import { GraphQLError } from "graphql";
 import { readSettings } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
-import { addOfficer } from "../resolvers/officers";
+import { addOfficer, removeOfficer, renameOfficer } from "../resolvers/officers";
+import type { Context } from "../context";
+import type { Officer } from "../generated/prisma/client";
 import { AdminError } from "./adminError";
-import { createNetwork, listNetworks, regenerateNetworkKey } from "./networks";
+import { createNetwork, listNetworks, regenerateNetworkKey, updateNetworkSettings } from "./networks";
 
 const usage = `Usage:
   admin network create --name NAME --identifier-type TYPE [--grace SECONDS]
   admin network regenerate-key --network ID [--grace SECONDS]
   admin network list
+  admin network set --network ID [--time-zone ZONE] [--auto-stop-after HOURS|off]
   admin officer add --network ID --identifier TYPE:VALUE --name NAME
+  admin officer rename --network ID --identifier TYPE:VALUE --name NAME
+  admin officer remove --network ID --identifier TYPE:VALUE
 Honours DATABASE_URL and DATA_DIR like the server.`;
 
 const optionSpec = {
@@ -21,6 +26,8 @@ const optionSpec = {
   grace: { type: "string" },
   network: { type: "string" },
   identifier: { type: "string" },
+  "time-zone": { type: "string" },
+  "auto-stop-after": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -37,6 +44,18 @@ function wholeNumber(text: string, flag: string, min: number): number {
   return Number(text);
 }
 
+/** What the rules of a request get: the network of --network, as a request of its key would. */
+async function networkContext(db: Database, options: Options, now: Date): Promise<Context> {
+  const networkId = wholeNumber(required(options, "network"), "--network", 1);
+  const network = await db.prisma.network.findUnique({ where: { id: networkId } });
+  if (!network) throw new AdminError(`No network with id ${networkId}.`);
+  return { db, network, now: () => now };
+}
+
+const officerView = (officer: Officer) => ({
+  officer: { ...officer, createdAt: officer.createdAt.toISOString(), removedAt: officer.removedAt?.toISOString() ?? null },
+});
+
 async function run(command: string, options: Options, db: Database): Promise<unknown> {
   const now = new Date();
   const grace = options.grace === undefined ? undefined : wholeNumber(options.grace, "--grace", 0);
@@ -51,18 +70,19 @@ async function run(command: string, options: Options, db: Database): Promise<unk
       return regenerateNetworkKey(db, wholeNumber(required(options, "network"), "--network", 1), grace, now);
     case "network list":
       return listNetworks(db.prisma, now);
-    case "officer add": {
-      const networkId = wholeNumber(required(options, "network"), "--network", 1);
-      const network = await db.prisma.network.findUnique({ where: { id: networkId } });
-      if (!network) throw new AdminError(`No network with id ${networkId}.`);
-      const officer = await addOfficer(
-        db.officers,
-        network,
-        { identifier: required(options, "identifier"), name: required(options, "name") },
-        now,
-      );
-      return { officer: { ...officer, createdAt: officer.createdAt.toISOString() } };
+    case "network set": {
+      const hours = options["auto-stop-after"];
+      return updateNetworkSettings(db.prisma, wholeNumber(required(options, "network"), "--network", 1), {
+        timeZone: options["time-zone"],
+        autoStopAfterHours: hours === undefined ? undefined : hours === "off" ? null : wholeNumber(hours, "--auto-stop-after", 1),
+      });
     }
+    case "officer add":
+      return officerView(await addOfficer(await networkContext(db, options, now), { identifier: required(options, "identifier"), name: required(options, "name") }));
+    case "officer rename":
+      return officerView(await renameOfficer(await networkContext(db, options, now), required(options, "identifier"), required(options, "name")));
+    case "officer remove":
+      return officerView(await removeOfficer(await networkContext(db, options, now), required(options, "identifier")));
     default:
       throw new AdminError(`Unknown command "${command}".\n\n${usage}`, 2);
   }

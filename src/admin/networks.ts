@@ -2,6 +2,8 @@
 import type { Database, Prisma } from "../db/client";
 import { generateApiKey, regenerateApiKey } from "../resolvers/apiKeys";
 import { AdminError } from "./adminError";
+import { checkTimeZone } from "../resolvers/calendar";
+import { Validator } from "../resolvers/validation";
 
 const identifierTypePattern = /^[A-Za-z0-9_.-]{1,32}$/;
 
@@ -24,9 +26,35 @@ export async function createNetwork(
       createdAt: now,
       apiKeys: { create: { prefix: issued.prefix, hash: issued.hash, createdAt: now } },
     },
-    select: { id: true, name: true, identifierType: true },
+    select: { id: true, name: true, identifierType: true, timeZone: true, autoStopAfterHours: true },
   });
   return { network, apiKey: issued.apiKey };
+}
+
+/** Most hours the auto-stop rule may allow: a year (an entry open longer is a mistake of some kind). */
+export const maxAutoStopHours = 8760;
+
+export interface NetworkSettings {
+  /** An IANA time zone. */
+  timeZone?: string;
+  /** Hours, or null: never. */
+  autoStopAfterHours?: number | null;
+}
+
+/** Changes the network's report settings; every process sees them with its next request (as a key change). */
+export async function updateNetworkSettings(prisma: Prisma, networkId: number, settings: NetworkSettings) {
+  const check = new Validator();
+  const timeZone = settings.timeZone === undefined ? undefined : checkTimeZone(check, "--time-zone", settings.timeZone);
+  const hours = settings.autoStopAfterHours;
+  if (hours != null && (!Number.isInteger(hours) || hours < 1 || hours > maxAutoStopHours)) {
+    check.fail("--auto-stop-after", `--auto-stop-after must be a whole number of hours from 1 to ${maxAutoStopHours}, or off.`);
+  }
+  if (Object.keys(check.errors).length > 0) throw new AdminError(Object.values(check.errors).flat().join("\n"), 2);
+  if (timeZone === undefined && hours === undefined) throw new AdminError("Nothing to change: give --time-zone or --auto-stop-after.", 2);
+  const { count } = await prisma.network.updateMany({ where: { id: networkId }, data: { timeZone, autoStopAfterHours: hours } });
+  if (count === 0) throw new AdminError(`No network with id ${networkId}.`);
+  const network = await prisma.network.findUniqueOrThrow({ where: { id: networkId }, select: { id: true, name: true, timeZone: true, autoStopAfterHours: true } });
+  return { network };
 }
 
 /** Without --grace, the network's own grace period (set at creation) applies. */
@@ -48,6 +76,8 @@ export async function listNetworks(prisma: Prisma, now: Date) {
       name: network.name,
       identifierType: network.identifierType,
       keyGraceSeconds: network.keyGraceSeconds,
+      timeZone: network.timeZone,
+      autoStopAfterHours: network.autoStopAfterHours,
       createdAt: network.createdAt.toISOString(),
       vehicles: network._count.vehicles,
       officers: network._count.officers,

@@ -9,13 +9,26 @@ import type { ApiKeyStore, StoredKey } from "./store";
 async function storedKey(read: ReadSql, hash: string): Promise<StoredKey | null> {
   // On the read path (src/db/adapterReads.ts): on SQLite for every request, on PostgreSQL for
   // the keys a process has not admitted before (src/resolvers/admittedKeys.ts).
-  const key = await read.byKey<{ id: number; name: string; identifier_type: string; expires_at: Date | string | null }>(Prisma.sql`
-    SELECT n.id, n.name, n.identifier_type, k.expires_at
+  const key = await read.byKey<{
+    id: number;
+    name: string;
+    identifier_type: string;
+    time_zone: string;
+    auto_stop_after_hours: number | null;
+    expires_at: Date | string | null;
+  }>(Prisma.sql`
+    SELECT n.id, n.name, n.identifier_type, n.time_zone, n.auto_stop_after_hours, k.expires_at
     FROM api_keys k JOIN networks n ON n.id = k.network_id
     WHERE k.hash = ${hash}`);
   if (!key) return null;
   return {
-    network: { id: Number(key.id), name: key.name, identifierType: key.identifier_type },
+    network: {
+      id: Number(key.id),
+      name: key.name,
+      identifierType: key.identifier_type,
+      timeZone: key.time_zone,
+      autoStopAfterHours: key.auto_stop_after_hours === null ? null : Number(key.auto_stop_after_hours),
+    },
     expiresAt: key.expires_at === null ? null : new Date(key.expires_at),
   };
 }

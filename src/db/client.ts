@@ -10,6 +10,7 @@ import type { KeyChanges, Stores } from "./store";
 import { apiKeyStore } from "./apiKeys";
 import { dutytimeStore } from "./dutytime";
 import { officerStore } from "./officers";
+import { recordTrendStore } from "./recordTrends";
 import { recordStore } from "./records";
 import { recordCountStore } from "./recordCounts";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
@@ -65,6 +66,7 @@ function storesOf({ prisma, read, write, provider }: Paths): Stores {
     officers: officerStore(read, prisma),
     records: recordStore(prisma),
     recordCounts: recordCountStore(read),
+    recordTrends: recordTrendStore(read),
     apiKeys: apiKeyStore(read, prisma),
   };
 }

@@ -5,7 +5,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import type { ActiveOfficer, DutytimeStore } from "./store";
+import type { ActiveOfficer, DutytimeEntry, DutytimeStore, OfficerEntry } from "./store";
 import { storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
@@ -28,10 +28,123 @@ async function activeOfficers(read: ReadSql, networkId: number): Promise<ActiveO
   return rows.map((row) => ({ identifier: row.identifier, name: row.name, startedAt: storedInstant(row.started_at) }));
 }
 
+interface EntryRow {
+  id: number | string;
+  officer_id: number | string;
+  started_at: Date | string;
+  ended_at: Date | string | null;
+  auto_stopped: boolean | number;
+}
+
+const entryColumns = Prisma.raw("d.id, d.officer_id, d.started_at, d.ended_at, d.auto_stopped");
+
+const entryOf = (row: EntryRow): DutytimeEntry => ({
+  id: Number(row.id),
+  officerId: Number(row.officer_id),
+  startedAt: storedInstant(row.started_at),
+  endedAt: row.ended_at === null ? null : storedInstant(row.ended_at),
+  // SQLite answers 0 or 1.
+  autoStopped: row.auto_stopped === true || Number(row.auto_stopped) === 1,
+});
+
+/** Entries that meet [from, to): started before its end, not ended by its start (null: unbounded). */
+function meetingWhere(from: Date | null, to: Date | null): Prisma.Sql {
+  const started = to === null ? Prisma.empty : Prisma.sql` AND d.started_at < ${to}`;
+  const ended = from === null ? Prisma.empty : Prisma.sql` AND (d.ended_at IS NULL OR d.ended_at > ${from})`;
+  return Prisma.sql`${started}${ended}`;
+}
+
+async function openEntries(read: ReadSql, networkId: number, officerIds: readonly number[]): Promise<DutytimeEntry[]> {
+  if (officerIds.length === 0) return [];
+  const rows = await read<EntryRow>(Prisma.sql`
+    SELECT ${entryColumns} FROM dutytime_entries d
+    WHERE d.network_id = ${networkId} AND d.ended_at IS NULL AND d.officer_id IN (${Prisma.join(officerIds)})`);
+  return rows.map(entryOf);
+}
+
+async function entriesOf(
+  read: ReadSql,
+  networkId: number,
+  officerId: number,
+  range: { from: Date | null; to: Date | null },
+  page: { limit: number; offset: number },
+): Promise<{ data: DutytimeEntry[]; total: number }> {
+  const where = Prisma.sql`WHERE d.network_id = ${networkId} AND d.officer_id = ${officerId}${meetingWhere(range.from, range.to)}`;
+  const [counted, rows] = await Promise.all([
+    read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM dutytime_entries d ${where}`),
+    read<EntryRow>(Prisma.sql`
+      SELECT ${entryColumns} FROM dutytime_entries d ${where}
+      ORDER BY d.started_at DESC, d.id DESC LIMIT ${page.limit} OFFSET ${page.offset}`),
+  ]);
+  return { data: rows.map(entryOf), total: Number(counted?.total ?? 0) };
+}
+
+/**
+ * The network's entries that meet [from, to), with their officers. Two index ranges of
+ * (network_id, ended_at, started_at): the entries ended after `from`, and the open ones. Entries
+ * that ended before the range are never read, so a report costs what its range holds, not the
+ * network's whole history.
+ */
+async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<OfficerEntry[]> {
+  const officers = officerIds === null ? Prisma.empty : Prisma.sql` AND d.officer_id IN (${Prisma.join(officerIds.length > 0 ? officerIds : [-1])})`;
+  const part = (ended: Prisma.Sql) => Prisma.sql`
+    SELECT ${entryColumns}, o.identifier, o.name, o.removed_at
+    FROM dutytime_entries d JOIN officers o ON o.id = d.officer_id AND o.network_id = d.network_id
+    WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
+  const rows = await read<EntryRow & { identifier: string; name: string; removed_at: Date | string | null }>(Prisma.sql`
+    ${part(Prisma.sql`d.ended_at > ${from}`)}
+    UNION ALL
+    ${part(Prisma.sql`d.ended_at IS NULL`)}`);
+  return rows.map((row) => ({
+    ...entryOf(row),
+    identifier: row.identifier,
+    name: row.name,
+    officerRemovedAt: row.removed_at === null ? null : storedInstant(row.removed_at),
+  }));
+}
+
+async function openSince(read: ReadSql, networkId: number, startedBefore: Date): Promise<DutytimeEntry[]> {
+  const rows = await read<EntryRow>(Prisma.sql`
+    SELECT ${entryColumns} FROM dutytime_entries d
+    WHERE d.network_id = ${networkId} AND d.ended_at IS NULL AND d.started_at < ${startedBefore}`);
+  return rows.map(entryOf);
+}
+
+async function entryById(read: ReadSql, networkId: number, id: number): Promise<DutytimeEntry | null> {
+  const row = await read.byKey<EntryRow>(Prisma.sql`
+    SELECT ${entryColumns} FROM dutytime_entries d WHERE d.id = ${id} AND d.network_id = ${networkId}`);
+  return row ? entryOf(row) : null;
+}
+
+/** The officer's other entries that meet [startedAt, endedAt) (null: open). */
+const othersMeeting = (networkId: number, entry: DutytimeEntry, startedAt: Date, endedAt: Date | null) => Prisma.sql`
+  FROM dutytime_entries d
+  WHERE d.officer_id = ${entry.officerId} AND d.network_id = ${networkId} AND d.id <> ${entry.id}${meetingWhere(startedAt, endedAt)}`;
+
 export function dutytimeStore(read: ReadSql, write: WriteSql): DutytimeStore {
   return {
     stopOpen: (networkId, officerId, endedAt) => stopOpenEntries(write, networkId, officerId, endedAt),
     start: (networkId, officerId, startedAt) => startEntry(write, networkId, officerId, startedAt),
     onDuty: (networkId) => activeOfficers(read, networkId),
+    openEntries: (networkId, officerIds) => openEntries(read, networkId, officerIds),
+    entriesOf: (networkId, officerId, range, page) => entriesOf(read, networkId, officerId, range, page),
+    entriesMeeting: (networkId, from, to, officerIds) => entriesMeeting(read, networkId, from, to, officerIds),
+    openSince: (networkId, startedBefore) => openSince(read, networkId, startedBefore),
+    autoStop: async (networkId, id, endedAt) => {
+      await write.execute(Prisma.sql`
+        UPDATE dutytime_entries SET ended_at = ${endedAt}, auto_stopped = TRUE
+        WHERE id = ${id} AND network_id = ${networkId} AND ended_at IS NULL`);
+    },
+    byId: (networkId, id) => entryById(read, networkId, id),
+    correct: async (networkId, entry, startedAt, endedAt) =>
+      (await write.execute(Prisma.sql`
+        UPDATE dutytime_entries SET started_at = ${startedAt}, ended_at = ${endedAt}, auto_stopped = FALSE
+        WHERE id = ${entry.id} AND network_id = ${networkId}
+          AND NOT EXISTS (SELECT 1 ${othersMeeting(networkId, entry, startedAt, endedAt)})`)) > 0,
+    meeting: async (networkId, entry, startedAt, endedAt) => {
+      const row = await read.first<EntryRow>(Prisma.sql`
+        SELECT ${entryColumns} ${othersMeeting(networkId, entry, startedAt, endedAt)} ORDER BY d.started_at LIMIT 1`);
+      return row ? entryOf(row) : null;
+    },
   };
 }

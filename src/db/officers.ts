@@ -1,22 +1,82 @@
-// Officers, the same on SQLite and PostgreSQL: looked up on the read path (every dutytime call
-// starts there), added through Prisma's client (not hot).
+// Officers, the same SQL on SQLite and PostgreSQL: looked up and listed on the read path (every
+// dutytime call starts with a look-up), changed through Prisma's client (not hot).
 import { Prisma, type Officer, type PrismaClient } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
-import type { OfficerStore } from "./store";
+import type { OfficerListRequest, OfficerStore } from "./store";
 import { storedInstant } from "./storedInstant";
 
-async function officerOf(read: ReadSql, networkId: number, identifier: string): Promise<Officer | null> {
-  // On the read path (src/db/adapterReads.ts): every dutytime call starts here.
-  const row = await read.byKey<{ id: number; network_id: number; identifier: string; name: string; created_at: Date | string }>(Prisma.sql`
-    SELECT id, network_id, identifier, name, created_at FROM officers
-    WHERE network_id = ${networkId} AND identifier = ${identifier}`);
-  if (!row) return null;
-  return { id: Number(row.id), networkId: Number(row.network_id), identifier: row.identifier, name: row.name, createdAt: storedInstant(row.created_at) };
+interface OfficerRow {
+  id: number | string;
+  network_id: number | string;
+  identifier: string;
+  name: string;
+  created_at: Date | string;
+  removed_at: Date | string | null;
+}
+
+const officerColumns = Prisma.raw("o.id, o.network_id, o.identifier, o.name, o.created_at, o.removed_at");
+
+const officerOf = (row: OfficerRow): Officer => ({
+  id: Number(row.id),
+  networkId: Number(row.network_id),
+  identifier: row.identifier,
+  name: row.name,
+  createdAt: storedInstant(row.created_at),
+  removedAt: row.removed_at === null ? null : storedInstant(row.removed_at),
+});
+
+async function officerByIdentifier(read: ReadSql, networkId: number, identifier: string): Promise<Officer | null> {
+  const row = await read.byKey<OfficerRow>(Prisma.sql`
+    SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier = ${identifier}`);
+  return row ? officerOf(row) : null;
+}
+
+/** The network's officers (not removed) of the request, without a search: by name, then id. */
+function listedWhere(networkId: number, onDuty: boolean | null): Prisma.Sql {
+  const open = Prisma.sql`SELECT 1 FROM dutytime_entries d WHERE d.officer_id = o.id AND d.network_id = o.network_id AND d.ended_at IS NULL`;
+  const duty = onDuty === null ? Prisma.empty : onDuty ? Prisma.sql` AND EXISTS (${open})` : Prisma.sql` AND NOT EXISTS (${open})`;
+  return Prisma.sql`WHERE o.network_id = ${networkId} AND o.removed_at IS NULL${duty}`;
+}
+
+async function officerPage(read: ReadSql, networkId: number, request: OfficerListRequest): Promise<{ data: Officer[]; total: number }> {
+  const where = listedWhere(networkId, request.onDuty);
+  if (request.matches) {
+    // A search is a substring of the name or identifier, compared as JavaScript lower-cases them
+    // (one rule on both databases, for every alphabet): the network's officers are read and
+    // matched here. A network has hundreds of officers, not the vehicles' hundreds of thousands.
+    const rows = await read<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o ${where} ORDER BY o.name, o.id`);
+    const found = rows.map(officerOf).filter(request.matches);
+    return { data: found.slice(request.offset, request.offset + request.limit), total: found.length };
+  }
+  const [counted, rows] = await Promise.all([
+    read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM officers o ${where}`),
+    read<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o ${where} ORDER BY o.name, o.id LIMIT ${request.limit} OFFSET ${request.offset}`),
+  ]);
+  return { data: rows.map(officerOf), total: Number(counted?.total ?? 0) };
 }
 
 export function officerStore(read: ReadSql, prisma: PrismaClient): OfficerStore {
   return {
-    byIdentifier: (networkId, identifier) => officerOf(read, networkId, identifier),
+    byIdentifier: (networkId, identifier) => officerByIdentifier(read, networkId, identifier),
+    byIdentifiers: async (networkId, identifiers) => {
+      if (identifiers.length === 0) return [];
+      const rows = await read<OfficerRow>(Prisma.sql`
+        SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier IN (${Prisma.join(identifiers)})`);
+      return rows.map(officerOf);
+    },
+    page: (networkId, request) => officerPage(read, networkId, request),
     add: (officer) => prisma.officer.create({ data: officer }),
+    update: async (networkId, id, changes) => {
+      const { count } = await prisma.officer.updateMany({ where: { id, networkId }, data: changes });
+      return count > 0;
+    },
+    remove: async (networkId, id, removedAt) => {
+      // One transaction: a removed officer is never left on duty.
+      const [, removed] = await prisma.$transaction([
+        prisma.dutytimeEntry.updateMany({ where: { officerId: id, networkId, endedAt: null }, data: { endedAt: removedAt } }),
+        prisma.officer.updateMany({ where: { id, networkId, removedAt: null }, data: { removedAt } }),
+      ]);
+      return removed.count > 0;
+    },
   };
 }

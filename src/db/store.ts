@@ -47,6 +47,24 @@ export interface ActiveOfficer {
   startedAt: Date;
 }
 
+/** A dutytime entry as stored. */
+export interface DutytimeEntry {
+  id: number;
+  officerId: number;
+  startedAt: Date;
+  /** null while open. */
+  endedAt: Date | null;
+  /** Ended by the network's auto-stop rule. */
+  autoStopped: boolean;
+}
+
+/** An entry with its officer, for reports. */
+export interface OfficerEntry extends DutytimeEntry {
+  identifier: string;
+  name: string;
+  officerRemovedAt: Date | null;
+}
+
 export interface DutytimeStore {
   /** Ends the officer's open entries at `endedAt`; answers how many it ended. */
   stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<number>;
@@ -57,13 +75,55 @@ export interface DutytimeStore {
   start(networkId: number, officerId: number, startedAt: Date): Promise<void>;
   /** The network's officers on duty now, earliest start first. */
   onDuty(networkId: number): Promise<ActiveOfficer[]>;
+  /** The open entries of these officers of the network (one statement for any number). */
+  openEntries(networkId: number, officerIds: readonly number[]): Promise<DutytimeEntry[]>;
+  /** A page of the officer's entries that meet [from, to) (null: unbounded), newest first, and their number. */
+  entriesOf(
+    networkId: number,
+    officerId: number,
+    range: { from: Date | null; to: Date | null },
+    page: { limit: number; offset: number },
+  ): Promise<{ data: DutytimeEntry[]; total: number }>;
+  /** The network's entries that meet [from, to), with their officers (only these officers' when given). */
+  entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<OfficerEntry[]>;
+  /** The network's entries still open that started before `startedBefore`. */
+  openSince(networkId: number, startedBefore: Date): Promise<DutytimeEntry[]>;
+  /** Ends an entry by the auto-stop rule, if it is still open. */
+  autoStop(networkId: number, id: number, endedAt: Date): Promise<void>;
+  /** The network's entry of this id, or null. */
+  byId(networkId: number, id: number): Promise<DutytimeEntry | null>;
+  /**
+   * Sets the entry's start and end, in one statement, if no other entry of its officer meets
+   * [startedAt, endedAt) (null: open, from startedAt on); answers whether it did. A second open
+   * entry of the officer fails with a unique violation.
+   */
+  correct(networkId: number, entry: DutytimeEntry, startedAt: Date, endedAt: Date | null): Promise<boolean>;
+  /** Another entry of the entry's officer that meets [startedAt, endedAt), or null. */
+  meeting(networkId: number, entry: DutytimeEntry, startedAt: Date, endedAt: Date | null): Promise<DutytimeEntry | null>;
+}
+
+export interface OfficerListRequest {
+  /** Only officers on duty (true), off duty (false), or all (null). */
+  onDuty: boolean | null;
+  /** A search: whether an officer is one of its matches; null: no search. */
+  matches: ((officer: Officer) => boolean) | null;
+  limit: number;
+  offset: number;
 }
 
 export interface OfficerStore {
-  /** The network's officer of this identifier, or null. */
+  /** The network's officer of this identifier (removed ones too), or null. */
   byIdentifier(networkId: number, identifier: string): Promise<Officer | null>;
+  /** The network's officers (removed ones too) of these identifiers, those that exist. */
+  byIdentifiers(networkId: number, identifiers: readonly string[]): Promise<Officer[]>;
+  /** A page of the network's officers (not removed), by name then id, and their number. */
+  page(networkId: number, request: OfficerListRequest): Promise<{ data: Officer[]; total: number }>;
   /** Adds an officer; an identifier the network has already fails with a unique violation. */
   add(officer: Omit<Officer, "id">): Promise<Officer>;
+  /** Changes the officer's name or removal; answers whether the officer was there. */
+  update(networkId: number, id: number, changes: Partial<Pick<Officer, "name" | "removedAt">>): Promise<boolean>;
+  /** Marks the officer removed and ends its open entry at `removedAt`; answers whether it was not removed yet. */
+  remove(networkId: number, id: number, removedAt: Date): Promise<boolean>;
 }
 
 export interface RecordStore {
@@ -82,9 +142,18 @@ export interface RecordCountStore {
   createdSince(networkId: number, kind: RecordKind, since: Date): Promise<number>;
 }
 
+export interface RecordTrendStore {
+  /** The network's records of the kind created in each whole hour in [from, to) that has any. */
+  perHour(networkId: number, kind: RecordKind, from: Date, to: Date): Promise<{ hour: Date; count: number }[]>;
+  /** When each of the network's records of the kind created within the ranges was created. */
+  createdIn(networkId: number, kind: RecordKind, ranges: readonly { from: Date; to: Date }[]): Promise<Date[]>;
+  /** The network's records of the kind with no creation time. */
+  unknown(networkId: number, kind: RecordKind): Promise<number>;
+}
+
 /** A key as stored: its network, and when it stops being valid (null: never). */
 export interface StoredKey {
-  network: { id: number; name: string; identifierType: string };
+  network: { id: number; name: string; identifierType: string; timeZone: string; autoStopAfterHours: number | null };
   expiresAt: Date | null;
 }
 
@@ -121,5 +190,6 @@ export interface Stores {
   officers: OfficerStore;
   records: RecordStore;
   recordCounts: RecordCountStore;
+  recordTrends: RecordTrendStore;
   apiKeys: ApiKeyStore;
 }

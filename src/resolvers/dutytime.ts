@@ -5,6 +5,7 @@ import type { ActiveOfficer } from "../db/store";
 import { findOfficer } from "./officers";
 import { isUniqueViolation } from "./databaseErrors";
 import { conflict } from "../errors";
+import { endStaleEntries } from "./staleEntries";
 
 export interface DutytimeStatus {
   identifier: string;
@@ -18,6 +19,7 @@ export type { ActiveOfficer };
 /** Stops open entries; succeeds (changing nothing) when the officer is not on duty. */
 export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
+  await endStaleEntries(ctx);
   const stoppedEntries = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
   return { identifier, onDuty: false, startedAt: null, stoppedEntries };
 }
@@ -29,6 +31,8 @@ export async function stopDutytime(ctx: Context, identifier: string): Promise<Du
  */
 export async function toggleDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
+  // An entry past the auto-stop rule is over: the officer is off duty, and this call starts.
+  await endStaleEntries(ctx);
   for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
     const stoppedEntries = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
     if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
@@ -47,5 +51,6 @@ const maxToggleAttempts = 20;
 
 /** Officers on duty now, earliest start first. */
 export async function activeOfficers(ctx: Context): Promise<ActiveOfficer[]> {
+  await endStaleEntries(ctx);
   return ctx.db.dutytime.onDuty(ctx.network.id);
 }

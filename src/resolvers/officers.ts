@@ -1,9 +1,10 @@
 // Officers of a network, addressed by their connector identifier "<type>:<value>".
 import type { Context, NetworkScope } from "../context";
 import type { Officer } from "../generated/prisma/client";
-import type { OfficerStore } from "../db/store";
 import { conflict, notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
+import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
+import { endStaleEntries } from "./staleEntries";
 import { isUniqueViolation } from "./databaseErrors";
 
 /** Most characters of an officer's identifier, `type:value` included. */
@@ -15,26 +16,47 @@ export const identifierMaxLength = 255;
  */
 export function checkIdentifier(network: NetworkScope, identifier: string): string {
   const check = new Validator();
-  const colon = identifier.indexOf(":");
-  const type = colon < 0 ? "" : identifier.slice(0, colon);
-  const value = colon < 0 ? "" : identifier.slice(colon + 1);
-  if (colon < 0 || type === "" || value.trim() === "") {
-    check.fail("identifier", `The identifier must have the form type:value, e.g. ${network.identifierType}:12345.`);
-  } else if (type !== network.identifierType) {
-    check.fail("identifier", `The identifier type must be ${network.identifierType}.`);
-  } else {
-    const fault = textFault("identifier", identifier, identifierMaxLength);
-    if (fault) check.fail("identifier", fault);
-  }
+  const fault = identifierFault(network, identifier);
+  if (fault) check.fail("identifier", fault);
   check.throwIfInvalid();
   return identifier;
 }
 
-export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
+/** What is wrong with an identifier for the network, or null. */
+export function identifierFault(network: NetworkScope, identifier: string): string | null {
+  const colon = identifier.indexOf(":");
+  const type = colon < 0 ? "" : identifier.slice(0, colon);
+  const value = colon < 0 ? "" : identifier.slice(colon + 1);
+  if (colon < 0 || type === "" || value.trim() === "") return `The identifier must have the form type:value, e.g. ${network.identifierType}:12345.`;
+  if (type !== network.identifierType) return `The identifier type must be ${network.identifierType}.`;
+  return textFault("identifier", identifier, identifierMaxLength);
+}
+
+/** The network's officer of this identifier, removed ones too (their history stays readable); NOT_FOUND otherwise. */
+export async function findOfficerOrRemoved(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
   const officer = await ctx.db.officers.byIdentifier(ctx.network.id, identifier);
   if (!officer) throw notFound("Officer");
   return officer;
+}
+
+/** The network's officer (not removed) of this identifier; NOT_FOUND otherwise. */
+export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
+  checkIdentifier(ctx.network, identifier);
+  const officer = await ctx.db.officers.byIdentifier(ctx.network.id, identifier);
+  if (!officer || officer.removedAt !== null) throw notFound("Officer");
+  return officer;
+}
+
+/** Most characters of an officer's name. */
+export const nameMaxLength = 255;
+
+/** The name trimmed, checked into `check`. */
+function checkName(check: Validator, name: string): string {
+  const trimmed = name.trim();
+  const fault = trimmed === "" ? messages.required("name") : textFault("name", trimmed, nameMaxLength);
+  if (fault) check.fail("name", fault);
+  return trimmed;
 }
 
 export interface OfficerInput {
@@ -42,22 +64,74 @@ export interface OfficerInput {
   name: string;
 }
 
-export async function addOfficer(
-  officers: OfficerStore,
-  network: NetworkScope,
-  input: OfficerInput,
-  now: Date,
-): Promise<Officer> {
-  checkIdentifier(network, input.identifier);
+/**
+ * Adds an officer to the network. An officer removed before comes back under the new name with
+ * the dutytime it served: an identifier is one person of the game server, whose hours a
+ * supervisor expects in one line.
+ */
+export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Officer> {
+  checkIdentifier(ctx.network, input.identifier);
   const check = new Validator();
-  const name = input.name.trim();
-  const fault = name === "" ? messages.required("name") : textFault("name", name, 255);
-  if (fault) check.fail("name", fault);
+  const name = checkName(check, input.name);
   check.throwIfInvalid();
+  const { officers } = ctx.db;
+  const taken = conflict("An officer with this identifier already exists in the network.");
+  const existing = await officers.byIdentifier(ctx.network.id, input.identifier);
+  if (existing?.removedAt) {
+    if (!(await officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
+    return { ...existing, name, removedAt: null };
+  }
+  if (existing) throw taken;
   try {
-    return await officers.add({ networkId: network.id, identifier: input.identifier, name, createdAt: now });
+    return await officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict("An officer with this identifier already exists in the network.");
+    if (isUniqueViolation(error)) throw taken;
     throw error;
   }
+}
+
+export async function renameOfficer(ctx: Context, identifier: string, name: string): Promise<Officer> {
+  const officer = await findOfficer(ctx, identifier);
+  const check = new Validator();
+  const trimmed = checkName(check, name);
+  check.throwIfInvalid();
+  if (!(await ctx.db.officers.update(ctx.network.id, officer.id, { name: trimmed }))) throw notFound("Officer");
+  return { ...officer, name: trimmed };
+}
+
+/**
+ * Removes an officer from the network's lists and from duty (its open entry ends now). Its row
+ * and dutytime stay: reports of the past still show the hours it served, marked removed, and
+ * adding the identifier again brings it back (addOfficer).
+ */
+export async function removeOfficer(ctx: Context, identifier: string): Promise<Officer> {
+  const officer = await findOfficer(ctx, identifier);
+  // An entry past the auto-stop rule ends at its limit, not at the removal.
+  await endStaleEntries(ctx);
+  const removedAt = ctx.now();
+  if (!(await ctx.db.officers.remove(ctx.network.id, officer.id, removedAt))) throw notFound("Officer");
+  return { ...officer, removedAt };
+}
+
+export interface OfficerListArgs extends PageArgs {
+  search?: string | null;
+  onDuty?: boolean | null;
+}
+
+/** Most characters of an officer search. */
+export const officerSearchMaxLength = 255;
+
+/** A page of the network's officers (not removed) by name; search: a substring of name or identifier, any case. */
+export async function listOfficers(ctx: Context, args: OfficerListArgs): Promise<Page<Officer>> {
+  const check = new Validator();
+  const window = pageWindow(check, args);
+  const fault = args.search == null ? null : textFault("search", args.search, officerSearchMaxLength);
+  if (fault) check.fail("search", fault);
+  check.throwIfInvalid();
+  const needle = args.search?.toLowerCase() ?? "";
+  const matches = needle === "" ? null : (officer: Officer) => officer.name.toLowerCase().includes(needle) || officer.identifier.toLowerCase().includes(needle);
+  // Who is on duty is read after stale entries are ended.
+  if (args.onDuty != null) await endStaleEntries(ctx);
+  const { data, total } = await ctx.db.officers.page(ctx.network.id, { onDuty: args.onDuty ?? null, matches, limit: window.limit, offset: window.offset });
+  return pageOf(data, total, window);
 }

@@ -3,7 +3,9 @@ import type { Context } from "../context";
 import type { Vehicle } from "../generated/prisma/client";
 import type { VehicleOrder } from "../db/store";
 import { notFound } from "../errors";
-import { Validator, messages, textFault } from "./validation";
+import { Validator, textFault } from "./validation";
+import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
+import { parseStoredId } from "./ids";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
 import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
 
@@ -11,32 +13,16 @@ export { vehicleSortFields, type VehicleSortField };
 export const sortOrders = ["asc", "desc"] as const;
 export type SortOrder = (typeof sortOrders)[number];
 
-export const perPageDefault = 15;
-export const perPageMax = 100;
 /** Most characters of a search term. */
 export const searchMaxLength = 255;
 
-export interface VehicleListArgs {
+export interface VehicleListArgs extends PageArgs {
   search?: string | null;
   sortField?: VehicleSortField | null;
   sortOrder?: SortOrder | null;
-  page?: number | null;
-  perPage?: number | null;
 }
 
-export interface PageMeta {
-  currentPage: number;
-  perPage: number;
-  total: number;
-  lastPage: number;
-  from: number | null;
-  to: number | null;
-}
-
-export interface VehiclePage {
-  data: Vehicle[];
-  meta: PageMeta;
-}
+export type VehiclePage = Page<Vehicle>;
 
 /** The order asked for; nulls sort last in both directions (ties by id). */
 function orderOf(args: VehicleListArgs): VehicleOrder | null {
@@ -44,47 +30,20 @@ function orderOf(args: VehicleListArgs): VehicleOrder | null {
   return { field: args.sortField, direction: args.sortOrder ?? "asc" };
 }
 
-/** Vehicle ids are positive integers; any other path segment names no vehicle. */
-export function parseVehicleId(id: string | number): number | null {
-  const text = String(id);
-  if (!/^[1-9]\d{0,15}$/.test(text)) return null;
-  const value = Number(text);
-  return Number.isSafeInteger(value) && value <= 2 ** 53 - 1 ? value : null;
-}
-
-function checkListArgs(args: VehicleListArgs) {
+export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
   const check = new Validator();
-  const page = args.page ?? 1;
-  const perPage = args.perPage ?? perPageDefault;
-  if (page < 1) check.fail("page", messages.min("page", 1));
-  if (perPage < 1 || perPage > perPageMax) check.fail("perPage", messages.between("perPage", 1, perPageMax));
+  const window = pageWindow(check, args);
   const searchFault = args.search == null ? null : textFault("search", args.search, searchMaxLength);
   if (searchFault) check.fail("search", searchFault);
   check.throwIfInvalid();
-  return { page, perPage };
-}
-
-export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise<VehiclePage> {
-  const { page, perPage } = checkListArgs(args);
   const needle = args.search ? searchNeedle(args.search) : "";
-  const request = { needle: needle === "" ? null : needle, order: orderOf(args), limit: perPage, offset: (page - 1) * perPage };
+  const request = { needle: needle === "" ? null : needle, order: orderOf(args), limit: window.limit, offset: window.offset };
   const { data, total } = await ctx.db.vehicles.page(ctx.network.id, request);
-  const from = data.length > 0 ? (page - 1) * perPage + 1 : null;
-  return {
-    data,
-    meta: {
-      currentPage: page,
-      perPage,
-      total,
-      lastPage: Math.max(1, Math.ceil(total / perPage)),
-      from,
-      to: from === null ? null : from + data.length - 1,
-    },
-  };
+  return pageOf(data, total, window);
 }
 
 export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
-  const vehicleId = parseVehicleId(id);
+  const vehicleId = parseStoredId(id);
   const vehicle = vehicleId === null ? null : await ctx.db.vehicles.byId(ctx.network.id, vehicleId);
   if (!vehicle) throw notFound("Vehicle");
   return vehicle;

@@ -1,16 +1,6 @@
-// Officers, their duty time, and who is on duty now.
+// Duty time of SPEC 3.1: toggles, stops, and who is on duty now.
 import { builder } from "./builder";
 import { activeOfficers, stopDutytime, toggleDutytime, type ActiveOfficer, type DutytimeStatus } from "../resolvers/dutytime";
-import { addOfficer } from "../resolvers/officers";
-
-const OfficerType = builder.prismaObject("Officer", {
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    identifier: t.exposeString("identifier", { description: "type:value, the type being the network's connector type." }),
-    name: t.exposeString("name"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
-});
 
 const DutytimeStatusType = builder.objectRef<DutytimeStatus>("DutytimeStatus").implement({
   description: "An officer's duty state after a toggle or stop.",
@@ -37,13 +27,6 @@ const ActiveUsersType = builder.objectRef<ActiveOfficer[]>("ActiveUsers").implem
   }),
 });
 
-const CreateOfficerInput = builder.inputType("CreateOfficerInput", {
-  fields: (t) => ({
-    identifier: t.string({ required: true, description: "type:value; the type must be the network's connector type." }),
-    name: t.string({ required: true }),
-  }),
-});
-
 builder.queryFields((t) => ({
   activeUsers: t.field({
     type: ActiveUsersType,
@@ -64,11 +47,5 @@ builder.mutationFields((t) => ({
     description: "Stops the officer's open entries; succeeds without change when not on duty.",
     args: { identifier: t.arg.string({ required: true }) },
     resolve: (_root, { identifier }, ctx) => stopDutytime(ctx, identifier),
-  }),
-  createOfficer: t.field({
-    type: OfficerType,
-    description: "Adds an officer to the key's network (CONFLICT if the identifier is taken).",
-    args: { input: t.arg({ type: CreateOfficerInput, required: true }) },
-    resolve: (_root, { input }, ctx) => addOfficer(ctx.db.officers, ctx.network, input, ctx.now()),
   }),
 }));

@@ -3,7 +3,10 @@ import { builder } from "./builder";
 import "./dateTime";
 import "./network";
 import "./vehicle";
+import "./officers";
 import "./dutytime";
+import "./dutyHours";
+import "./trends";
 import "./statistics";
 import "./records";
 

@@ -6,14 +6,12 @@ import {
   deleteVehicle,
   findVehicle,
   listVehicles,
-  perPageDefault,
-  perPageMax,
   sortOrders,
   updateVehicle,
   vehicleSortFields,
-  type VehiclePage,
-  type PageMeta,
 } from "../resolvers/vehicles";
+import { pageComplexity } from "../resolvers/pages";
+import { pageArgs, pageType } from "./page";
 import { searchableFieldNames, vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
 
 /** The response field's description: what it holds, and its request name where that differs. */
@@ -51,24 +49,7 @@ export const VehicleType = builder.objectRef<StoredVehicle>("Vehicle").implement
   },
 });
 
-const PageMetaType = builder.objectRef<PageMeta>("PageMeta").implement({
-  fields: (t) => ({
-    currentPage: t.exposeInt("currentPage"),
-    perPage: t.exposeInt("perPage"),
-    total: t.exposeInt("total"),
-    lastPage: t.exposeInt("lastPage"),
-    from: t.exposeInt("from", { nullable: true, description: "Position of the first item of the page; null when empty." }),
-    to: t.exposeInt("to", { nullable: true, description: "Position of the last item of the page; null when empty." }),
-  }),
-});
-
-const VehiclePageType = builder.objectRef<VehiclePage>("VehiclePage").implement({
-  fields: (t) => ({
-    // The page's size is counted once, by `vehicles` below.
-    data: t.field({ type: [VehicleType], complexity: { field: 1, multiplier: 1 }, resolve: (page) => page.data }),
-    meta: t.field({ type: PageMetaType, resolve: (page) => page.meta }),
-  }),
-});
+const VehiclePageType = pageType<StoredVehicle>("VehiclePage", VehicleType);
 
 const VehicleSortFieldEnum = builder.enumType("VehicleSortField", { values: vehicleSortFields });
 const SortOrderEnum = builder.enumType("SortOrder", { values: sortOrders });
@@ -90,12 +71,9 @@ builder.queryFields((t) => ({
       search: t.arg.string(),
       sortField: t.arg({ type: VehicleSortFieldEnum }),
       sortOrder: t.arg({ type: SortOrderEnum, description: "Default asc." }),
-      page: t.arg.int({ description: "1-based, default 1." }),
-      perPage: t.arg.int({ description: `1..100, default ${perPageDefault}.` }),
+      ...pageArgs(t.arg),
     },
-    // Each vehicle of the page costs its selected fields; an out-of-range perPage is refused by
-    // the resolver with its own message, so it counts as the most the resolver allows.
-    complexity: ({ perPage }) => ({ field: 1, multiplier: Math.min(Math.max(perPage ?? perPageDefault, 1), perPageMax) }),
+    complexity: pageComplexity,
     resolve: (_root, args, ctx) => listVehicles(ctx, args),
   }),
 }));

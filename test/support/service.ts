@@ -42,6 +42,8 @@ export interface TestNetwork {
   id: number;
   name: string;
   identifierType: string;
+  timeZone: string;
+  autoStopAfterHours: number | null;
   apiKey: string;
   /** Adds an officer directly (as the admin command does). */
   officer(value: string, name?: string): Promise<{ id: number; identifier: string; name: string }>;
@@ -75,7 +77,7 @@ export async function startService(options: { rateLimit?: RateLimitOptions; limi
       return {
         ...network,
         officer: (value: string, officerName = `Officer ${value}`) =>
-          addOfficer(db.officers, network, { identifier: `${identifierType}:${value}`, name: officerName }, new Date()),
+          addOfficer({ db, network, now: () => new Date() }, { identifier: `${identifierType}:${value}`, name: officerName }),
       };
     },
     async close() {

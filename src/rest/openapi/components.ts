@@ -4,7 +4,8 @@ import { errorBody, headerRef, jsonContent, schemaRef } from "./refs";
 import type { Header, Parameter, RequestBody, Response, Schema } from "./types";
 import { vehicleRequestExample } from "./vehicle";
 import { searchableFieldNames } from "../../model/vehicleFields";
-import { perPageMax, searchMaxLength } from "../../resolvers/vehicles";
+import { perPageMax } from "../../resolvers/pages";
+import { searchMaxLength } from "../../resolvers/vehicles";
 import { identifierMaxLength } from "../../resolvers/officers";
 import { listParameters } from "../vehicleList";
 

@@ -1,7 +1,7 @@
 // The component schemas other than the vehicle's (./vehicle.ts): the list's page envelope, the
 // list's query values, dutytime, statistics, errors and health.
 import { vehicleSortFields } from "../../model/vehicleFields";
-import { perPageDefault, perPageMax } from "../../resolvers/vehicles";
+import { perPageDefault, perPageMax } from "../../resolvers/pages";
 import { schemaRef } from "./refs";
 import type { Schema } from "./types";
 import { vehicleSchemas } from "./vehicle";

@@ -1,0 +1,66 @@
+// Calendar periods of a time zone, for reports: days, ISO weeks (Monday first) and months as
+// the instants they begin and end at. Luxon knows the IANA zones' rules, so a day of a
+// daylight-saving change is 23 or 25 hours long and ends at the next local midnight.
+import { DateTime, IANAZone } from "luxon";
+import type { Validator } from "./validation";
+
+export const groupings = ["DAY", "WEEK", "MONTH"] as const;
+export type Grouping = (typeof groupings)[number];
+
+/** Most periods one report may hold: a year and a month of days, ~8 years of weeks, ~33 of months. */
+export const maxPeriods = 400;
+
+export interface Period {
+  /** The period's local name: 2026-03-29 (day), 2026-W13 (ISO week), 2026-03 (month). */
+  label: string;
+  /** Where it begins and ends within the report's range (the first and last may be cut by it). */
+  start: Date;
+  end: Date;
+}
+
+const unitOf = { DAY: "day", WEEK: "week", MONTH: "month" } as const;
+const labelFormat = { DAY: "yyyy-MM-dd", WEEK: "kkkk-'W'WW", MONTH: "yyyy-MM" } as const;
+
+/** Most characters of a time zone's name (the longest IANA name has 32). */
+const timeZoneMaxLength = 64;
+
+/** The zone's canonical IANA name, or a failure on `field` (UTC for "utc", as Luxon names it). */
+export function checkTimeZone(check: Validator, field: string, zone: string): string {
+  if (zone.length <= timeZoneMaxLength && !zone.includes("\u0000") && IANAZone.isValidZone(zone)) return IANAZone.create(zone).name;
+  check.fail(field, `The ${field} field must be an IANA time zone, e.g. Europe/Berlin or UTC.`);
+  return "UTC";
+}
+
+/**
+ * The range [from, to) checked into `check`: from before to, and at most maxPeriods periods of
+ * the grouping (a rough bound first, so a range of centuries costs nothing to refuse).
+ */
+export function checkRange(check: Validator, from: Date, to: Date, grouping: Grouping): void {
+  if (to.getTime() <= from.getTime()) {
+    check.fail("to", "The to field must be a date after from.");
+    return;
+  }
+  const days = (to.getTime() - from.getTime()) / 86_400_000;
+  const periods = grouping === "DAY" ? days : grouping === "WEEK" ? days / 7 : days / 28;
+  if (periods > maxPeriods + 1) check.fail("to", `The range from from to to must hold at most ${maxPeriods} periods (${grouping.toLowerCase()}s).`);
+}
+
+/** The periods of the grouping in the zone that meet [from, to), in order, cut to the range. */
+export function periodsOf(from: Date, to: Date, grouping: Grouping, zone: string): Period[] {
+  const unit = unitOf[grouping];
+  const periods: Period[] = [];
+  // startOf("week") is Monday: Luxon's weeks are ISO weeks unless locale weeks are asked for.
+  let start = DateTime.fromJSDate(from, { zone }).startOf(unit);
+  while (start.toMillis() < to.getTime() && periods.length <= maxPeriods) {
+    // Adding a calendar unit keeps the local time: the next local midnight, whatever the day's length.
+    const next = start.plus({ [unit]: 1 }).startOf(unit);
+    periods.push({
+      label: start.toFormat(labelFormat[grouping]),
+      start: new Date(Math.max(start.toMillis(), from.getTime())),
+      end: new Date(Math.min(next.toMillis(), to.getTime())),
+    });
+    start = next;
+  }
+  return periods;
+}
+

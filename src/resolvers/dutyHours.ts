@@ -1,0 +1,126 @@
+// Hours on duty per officer and period (day, ISO week or month of a time zone): the report a
+// supervisor reads first. The rules of counting are in ./dutySeconds.ts, the periods in
+// ./calendar.ts.
+import type { Context } from "../context";
+import type { OfficerEntry } from "../db/store";
+import { checkRange, checkTimeZone, periodsOf, type Grouping, type Period } from "./calendar";
+import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
+import { identifierFault } from "./officers";
+import { endStaleEntries } from "./staleEntries";
+import { Validator } from "./validation";
+
+/** Most officers one report may name. */
+export const maxReportIdentifiers = 100;
+
+export interface DutyHoursArgs {
+  from: Date;
+  /** Default: now. */
+  to?: Date | null;
+  /** Default: DAY. */
+  groupBy?: Grouping | null;
+  /** Default: the network's time zone. */
+  timeZone?: string | null;
+  /** Only these officers (removed ones too), each in the report even without hours; default: every officer with hours. */
+  identifiers?: readonly string[] | null;
+}
+
+export interface PeriodHours extends Period {
+  /** Seconds on duty of all the report's officers in the period. */
+  seconds: number;
+}
+
+export interface OfficerHours {
+  identifier: string;
+  name: string;
+  removed: boolean;
+  /** Seconds on duty per period of the report, in its order. */
+  seconds: number[];
+  totalSeconds: number;
+  /** Stretches on duty in the range (overlapping entries count as one). */
+  shifts: number;
+  averageShiftSeconds: number;
+  longestShiftSeconds: number;
+}
+
+export interface DutyHoursReport {
+  from: Date;
+  to: Date;
+  groupBy: Grouping;
+  timeZone: string;
+  periods: PeriodHours[];
+  officers: OfficerHours[];
+}
+
+function checkArgs(ctx: Context, args: DutyHoursArgs) {
+  const check = new Validator();
+  const to = args.to ?? ctx.now();
+  const groupBy = args.groupBy ?? "DAY";
+  const timeZone = checkTimeZone(check, "timeZone", args.timeZone ?? ctx.network.timeZone);
+  checkRange(check, args.from, to, groupBy);
+  const identifiers = [...new Set(args.identifiers ?? [])];
+  if (identifiers.length > maxReportIdentifiers) check.fail("identifiers", `The identifiers field must not have more than ${maxReportIdentifiers} items.`);
+  else for (const identifier of identifiers) {
+    const fault = identifierFault(ctx.network, identifier);
+    if (fault) check.fail("identifiers", fault);
+  }
+  check.throwIfInvalid();
+  return { to, groupBy, timeZone, identifiers: args.identifiers ? identifiers : null };
+}
+
+/** The report's officers: those named (each of them must exist), else every officer with entries. */
+async function officersOf(ctx: Context, identifiers: string[] | null) {
+  if (identifiers === null) return null;
+  const officers = await ctx.db.officers.byIdentifiers(ctx.network.id, identifiers);
+  const unknown = identifiers.filter((identifier) => !officers.some((officer) => officer.identifier === identifier));
+  if (unknown.length > 0) {
+    const check = new Validator();
+    check.fail("identifiers", `The identifiers field names no officer of the network: ${unknown.join(", ")}.`);
+    check.throwIfInvalid();
+  }
+  return officers;
+}
+
+export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<DutyHoursReport> {
+  const { to, groupBy, timeZone, identifiers } = checkArgs(ctx, args);
+  const named = await officersOf(ctx, identifiers);
+  await endStaleEntries(ctx);
+  const now = ctx.now();
+  const periods = periodsOf(args.from, to, groupBy, timeZone);
+  const counted = new Date(Math.min(to.getTime(), now.getTime()));
+  const entries =
+    counted > args.from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null) : [];
+
+  const byOfficer = new Map<number, { officer: Pick<OfficerEntry, "identifier" | "name" | "officerRemovedAt">; entries: OfficerEntry[] }>();
+  for (const officer of named ?? []) byOfficer.set(officer.id, { officer: { ...officer, officerRemovedAt: officer.removedAt }, entries: [] });
+  for (const entry of entries) {
+    let officer = byOfficer.get(entry.officerId);
+    if (!officer) byOfficer.set(entry.officerId, (officer = { officer: entry, entries: [] }));
+    officer.entries.push(entry);
+  }
+
+  const officers: OfficerHours[] = [];
+  for (const { officer, entries: theirs } of byOfficer.values()) {
+    const shifts = shiftsOf(theirs, args.from, to, now);
+    const total = totalSeconds(shifts);
+    if (total === 0 && named === null) continue;
+    officers.push({
+      identifier: officer.identifier,
+      name: officer.name,
+      removed: officer.officerRemovedAt !== null,
+      seconds: secondsPerPeriod(shifts, periods),
+      totalSeconds: total,
+      shifts: shifts.length,
+      averageShiftSeconds: shifts.length === 0 ? 0 : Math.round(total / shifts.length),
+      longestShiftSeconds: shifts.reduce((longest, shift) => Math.max(longest, shift.end - shift.start), 0),
+    });
+  }
+  officers.sort((a, b) => b.totalSeconds - a.totalSeconds || a.name.localeCompare(b.name) || a.identifier.localeCompare(b.identifier));
+  return {
+    from: args.from,
+    to,
+    groupBy,
+    timeZone,
+    periods: periods.map((period, i) => ({ ...period, seconds: officers.reduce((sum, officer) => sum + officer.seconds[i], 0) })),
+    officers,
+  };
+}

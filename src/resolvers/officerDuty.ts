@@ -1,0 +1,66 @@
+// An officer's duty as the graph shows it: on duty now, the open entry, seconds on duty in a
+// range, and the dutytime history. A page of officers asks for the first three once per page,
+// not once per officer: each is batched per request (DataLoader), one statement for the page.
+import DataLoader from "dataloader";
+import type { Context } from "../context";
+import type { Officer } from "../generated/prisma/client";
+import type { DutytimeEntry } from "../db/store";
+import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
+import { shiftsOf, totalSeconds } from "./dutySeconds";
+import { endStaleEntries } from "./staleEntries";
+import { Validator } from "./validation";
+
+/** Each request's loaders, by what they load (one per range for seconds on duty). */
+const loadersOf = new WeakMap<Context, Map<string, DataLoader<number, unknown>>>();
+
+function loader<V>(ctx: Context, key: string, batch: (officerIds: readonly number[]) => Promise<V[]>): DataLoader<number, V> {
+  let loaders = loadersOf.get(ctx);
+  if (!loaders) loadersOf.set(ctx, (loaders = new Map()));
+  let found = loaders.get(key) as DataLoader<number, V> | undefined;
+  if (!found) loaders.set(key, (found = new DataLoader<number, V>(batch)) as DataLoader<number, unknown>);
+  return found;
+}
+
+/** The officer's open entry, or null (after the network's stale entries are ended). */
+export async function currentEntryOf(ctx: Context, officer: Officer): Promise<DutytimeEntry | null> {
+  await endStaleEntries(ctx);
+  return loader(ctx, "open", async (officerIds) => {
+    const open = await ctx.db.dutytime.openEntries(ctx.network.id, officerIds);
+    return officerIds.map((id) => open.find((entry) => entry.officerId === id) ?? null);
+  }).load(officer.id);
+}
+
+/** Seconds the officer served in [from, to) up to now, by the rules of every report. */
+export async function dutySecondsOf(ctx: Context, officer: Officer, from: Date, to: Date | null | undefined): Promise<number> {
+  const until = to ?? ctx.now();
+  const check = new Validator();
+  if (until.getTime() <= from.getTime()) check.fail("to", "The to field must be a date after from.");
+  check.throwIfInvalid();
+  await endStaleEntries(ctx);
+  const now = ctx.now();
+  return loader(ctx, `seconds:${from.getTime()}:${until.getTime()}`, async (officerIds) => {
+    const counted = new Date(Math.min(until.getTime(), now.getTime()));
+    const entries = counted > from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, officerIds) : [];
+    return officerIds.map((id) => totalSeconds(shiftsOf(entries.filter((entry) => entry.officerId === id), from, until, now)));
+  }).load(officer.id);
+}
+
+export interface DutytimeHistoryArgs extends PageArgs {
+  from?: Date | null;
+  to?: Date | null;
+}
+
+/** A page of the officer's entries that meet [from, to), newest first. */
+export async function dutytimeOf(ctx: Context, officer: Officer, args: DutytimeHistoryArgs): Promise<Page<DutytimeEntry>> {
+  const check = new Validator();
+  const window = pageWindow(check, args);
+  if (args.from && args.to && args.to.getTime() <= args.from.getTime()) check.fail("to", "The to field must be a date after from.");
+  check.throwIfInvalid();
+  await endStaleEntries(ctx);
+  const { data, total } = await ctx.db.dutytime.entriesOf(ctx.network.id, officer.id, { from: args.from ?? null, to: args.to ?? null }, window);
+  return pageOf(data, total, window);
+}
+
+/** An entry's length in whole seconds; an open one's up to now. */
+export const durationSecondsOf = (entry: DutytimeEntry, now: Date) =>
+  Math.max(0, Math.floor(((entry.endedAt ?? now).getTime() - entry.startedAt.getTime()) / 1000));

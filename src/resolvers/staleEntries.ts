@@ -1,0 +1,27 @@
+// The network's auto-stop rule (its setting autoStopAfterHours): an entry left open longer than
+// that, because a game server crashed before its connector sent the stop, ends at its start plus
+// that many hours. Whichever request of the network notices it first stores that end, so every
+// process and report agrees, and `activeUsers` and `onDuty` never show the entry as open.
+import type { Context } from "../context";
+
+const hourMs = 3_600_000;
+
+/**
+ * Each request's check, once per request (its resolvers run side by side, and each waits for
+ * the same check before it reads who is on duty).
+ */
+const checks = new WeakMap<Context, Promise<void>>();
+
+/** Ends the network's stale entries: a statement per request while the rule is set, one more per stale entry. */
+export function endStaleEntries(ctx: Context): Promise<void> {
+  const hours = ctx.network.autoStopAfterHours;
+  if (hours === null) return Promise.resolve();
+  let check = checks.get(ctx);
+  if (!check) checks.set(ctx, (check = endEntriesOlderThan(ctx, hours * hourMs)));
+  return check;
+}
+
+async function endEntriesOlderThan(ctx: Context, limitMs: number): Promise<void> {
+  const stale = await ctx.db.dutytime.openSince(ctx.network.id, new Date(ctx.now().getTime() - limitMs));
+  for (const entry of stale) await ctx.db.dutytime.autoStop(ctx.network.id, entry.id, new Date(entry.startedAt.getTime() + limitMs));
+}
