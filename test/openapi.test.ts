@@ -315,7 +315,7 @@ describe("schemas against the GraphQL types (schema.graphql)", () => {
       const operation = (document.paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()];
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1];
       let schema = resolve<Response>(success).content!["application/json"].schema as Schema;
-      if (route.does.kind === "vehicleList") {
+      if (route.does.kind === "page") {
         // Laravel's page: GraphQL's page of vehicles, reshaped, with the vehicles as they are.
         type = getNamedType(type.getFields().data.type) as GraphQLObjectType;
         schema = resolve<Schema>(schema as Schema).properties as Schema;

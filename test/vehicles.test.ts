@@ -2,7 +2,7 @@
 import { startService, type TestService } from "./support/service";
 import { vehicleResponseFields } from "./support/contract";
 import { client, type ApiResponse, type Client } from "./support/http";
-import { splitPageJson } from "../src/rest/vehicleList";
+import { splitPageJson } from "../src/rest/laravelPage";
 
 let service: TestService;
 beforeAll(async () => {

@@ -12,7 +12,8 @@ import type { IncomingRest } from "./incoming";
 import type { PathParams, Route } from "./router";
 import { restErrorReply, type CallSofa, type SofaOperation } from "./sofa";
 import { bodyToInput } from "./variables";
-import { laravelPageJson, listQueryToVariables, restNameOf } from "./vehicleList";
+import { laravelPageJson } from "./laravelPage";
+import { queryToVariables, restNameOf } from "./queryParameters";
 
 export interface RestRequest {
   incoming: IncomingRest;
@@ -29,8 +30,8 @@ function invalid(check: Validator): Reply | null {
 
 /** What a route does with its request and its operation's result. */
 type RouteKind =
-  /** GET /vehicles: query parameters (and their aliases) to arguments; Laravel's page envelope. */
-  | { kind: "vehicleList" }
+  /** A list: Laravel's page envelope around the operation's page. */
+  | { kind: "page" }
   /** A vehicle write: the flat JSON body becomes the mutation's `input`. */
   | { kind: "vehicleWrite"; input: "CreateVehicleInput" | "UpdateVehicleInput"; status: number }
   /** The operation's result as `{"data": ...}`; a body, if sent, must be a JSON object (and is ignored). */
@@ -42,7 +43,11 @@ type RouteKind =
 
 interface RouteSpec {
   method: Route<unknown>["method"];
-  /** The public path (SPEC section 4); `{name}` segments are the operation's arguments, renamed by `arguments`. */
+  /**
+   * The public path (SPEC section 4, and the routes beside it); `{name}` segments are the
+   * operation's arguments, renamed by `arguments`. A GET's other arguments are its query
+   * parameters (./queryParameters.ts).
+   */
   path: string;
   operation: SofaOperation;
   /** The argument each path segment gives, where their names differ. */
@@ -52,7 +57,7 @@ interface RouteSpec {
 
 /** The REST interface of SPEC section 4: every route, its GraphQL operation and its shape. */
 export const restRouteTable: readonly RouteSpec[] = [
-  { method: "GET", path: "/vehicles", operation: "Query.vehicles", does: { kind: "vehicleList" } },
+  { method: "GET", path: "/vehicles", operation: "Query.vehicles", does: { kind: "page" } },
   { method: "POST", path: "/vehicles", operation: "Mutation.createVehicle", does: { kind: "vehicleWrite", input: "CreateVehicleInput", status: 201 } },
   { method: "GET", path: "/vehicles/{vehicle}", operation: "Query.vehicle", arguments: { vehicle: "id" }, does: { kind: "data" } },
   // PUT and PATCH both update only the fields sent (CONTRACT), so both run updateVehicle.
@@ -66,13 +71,24 @@ export const restRouteTable: readonly RouteSpec[] = [
   { method: "GET", path: "/statistics/missions/total", operation: "Query.missionsTotal", does: { kind: "plain" } },
   { method: "GET", path: "/statistics/files/last-7-days", operation: "Query.filesLastSevenDays", does: { kind: "plain" } },
   { method: "GET", path: "/statistics/files/total", operation: "Query.filesTotal", does: { kind: "plain" } },
+  // Beside the specification's routes, in its conventions: dashboards' reads.
+  { method: "GET", path: "/officers", operation: "Query.officers", does: { kind: "page" } },
+  { method: "GET", path: "/officers/{identifier}", operation: "Query.officer", does: { kind: "data" } },
+  { method: "GET", path: "/officers/{identifier}/dutytime", operation: "Query.officerDutytime", does: { kind: "page" } },
+  { method: "GET", path: "/statistics/duty-hours", operation: "Query.dutyHours", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/missions/per-day", operation: "Query.missionsPerDay", does: { kind: "plain" } },
+  { method: "GET", path: "/statistics/files/per-day", operation: "Query.filesPerDay", does: { kind: "plain" } },
 ];
 
 /** The operations the REST routes run, for SOFA's configuration. */
 export const restOperations = restRouteTable.map((route) => route.operation);
 
 export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<RestHandler>[] {
-  const vehiclesArgs = schema.getQueryType()!.getFields().vehicles.args;
+  const rootFields = { Query: schema.getQueryType()!.getFields(), Mutation: schema.getMutationType()!.getFields() };
+  const argumentsOf = (spec: RouteSpec) => {
+    const [root, field] = spec.operation.split(".") as ["Query" | "Mutation", string];
+    return rootFields[root][field].args;
+  };
 
   /** The contract's `{"data": ...}` around the operation's JSON, which is not parsed again. */
   const dataJson = (status: number, operationJson: string) => jsonText(status, `{"data":${operationJson}}`);
@@ -81,21 +97,32 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   const pathArguments = (spec: RouteSpec, params: PathParams) =>
     Object.fromEntries(Object.entries(params).map(([segment, value]) => [spec.arguments?.[segment] ?? segment, value]));
 
+  /** The names of the arguments the path gives. */
+  const pathArgumentNames = (spec: RouteSpec) =>
+    new Set([...spec.path.matchAll(/\{(\w+)\}/g)].map(([, segment]) => spec.arguments?.[segment] ?? segment));
+
   async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
     const result = await callSofa(spec.operation, variables, rest.network);
     return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
   }
 
+  /** A GET's arguments: the path's, and the query string's for the others (errors under their REST names). */
+  function getHandler(spec: RouteSpec, respond: (url: URL, json: string) => Reply): RestHandler {
+    const args = argumentsOf(spec);
+    const fromPath = pathArgumentNames(spec);
+    return async (rest) => {
+      const url = rest.incoming.url();
+      const check = new Validator();
+      const variables = { ...queryToVariables(check, url, args, fromPath), ...pathArguments(spec, rest.params) };
+      return invalid(check) ?? run(spec, rest, variables, (json) => respond(url, json), restNameOf);
+    };
+  }
+
   function handlerOf(spec: RouteSpec): RestHandler {
     const does = spec.does;
     switch (does.kind) {
-      case "vehicleList":
-        return async (rest) => {
-          const url = rest.incoming.url();
-          const check = new Validator();
-          const variables = listQueryToVariables(check, url, vehiclesArgs);
-          return invalid(check) ?? run(spec, rest, variables, (json) => jsonText(200, laravelPageJson(url, json)), restNameOf);
-        };
+      case "page":
+        return getHandler(spec, (url, json) => jsonText(200, laravelPageJson(url, json)));
       case "vehicleWrite": {
         const inputType = schema.getType(does.input) as GraphQLInputObjectType;
         return async (rest) => {
@@ -107,6 +134,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
         };
       }
       case "data":
+        if (spec.method === "GET") return getHandler(spec, (_url, json) => dataJson(200, json));
         return async (rest) => {
           if (does.acceptsBody) {
             const read = await readJsonObject(rest.incoming);
@@ -115,7 +143,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
           return run(spec, rest, pathArguments(spec, rest.params), (json) => dataJson(200, json));
         };
       case "plain":
-        return (rest) => run(spec, rest, {}, (json) => jsonText(200, json));
+        return getHandler(spec, (_url, json) => jsonText(200, json));
       case "none":
         return (rest) => run(spec, rest, pathArguments(spec, rest.params), () => noContent());
     }

@@ -1,7 +1,8 @@
 // SOFA turns the schema's operations into REST operations; this module configures it for the
 // operations the REST routes run and maps GraphQL errors to the contract's statuses and bodies.
 import { useSofa } from "sofa-api";
-import { GraphQLError, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { GraphQLError, isObjectType, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { filterSchema } from "@graphql-tools/utils";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
@@ -48,15 +49,28 @@ export function restErrorReply(errors: ReadonlyArray<unknown>, rename?: (field: 
 /** The execute function SOFA runs operations with: the app's guarded one (limits, fairness). */
 export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
+/**
+ * The schema as REST sees it: without the fields a schema file marks `extensions: { restOmitted:
+ * true }`. SOFA selects every field of an operation's result, and turns each argument of a nested
+ * field into a variable of the operation: a field whose arguments no REST route gives (an
+ * officer's seconds on duty in a range) would make every call fail, or cost a statement per item.
+ */
+export const restView = (schema: GraphQLSchema) =>
+  filterSchema({ schema, objectFieldFilter: (_type, _name, field) => field.extensions?.restOmitted !== true });
+
 /** Runs the operations through SOFA with typed variables (checked by the REST layer). */
 export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute, operations: Iterable<SofaOperation>) {
   const routes = internalRoutes(operations);
+  const view = restView(schema);
   const router = useSofa({
     basePath: "",
-    schema,
+    schema: view,
     routes,
-    // VehiclePage.data is the vehicles themselves, not references to them.
-    ignore: ["VehiclePage.data"],
+    // REST answers nested objects whole (a page's vehicles, an officer's open entry): SOFA would
+    // answer each object with an id as a reference, its id alone, unless its type is ignored.
+    ignore: Object.values(view.getTypeMap())
+      .filter((type) => isObjectType(type) && !type.name.startsWith("__"))
+      .map((type) => type.name),
     context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
     execute: execute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
     errorHandler: keepErrors,

@@ -20,6 +20,7 @@ function typeMessage(field: string, type: GraphQLInputType): string {
   if (named === GraphQLBoolean) return messages.boolean(field);
   if (named === GraphQLInt) return messages.integer(field);
   if (named instanceof GraphQLEnumType) return messages.oneOf(field, named.getValues().map((value) => value.name));
+  if (named.name === "DateTime") return messages.dateTime(field);
   return messages.string(field);
 }
 

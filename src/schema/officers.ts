@@ -43,12 +43,16 @@ export const OfficerType = builder.prismaObject("Officer", {
     }),
     dutySeconds: t.int({
       description: "Seconds on duty in [from, to) (to: default now), up to now; overlapping entries count once.",
+      // Not in REST's officers (src/rest/sofa.ts): no route gives a range per officer.
+      extensions: { restOmitted: true },
       args: { from: t.arg({ type: "DateTime", required: true }), to: t.arg({ type: "DateTime" }) },
       resolve: (officer, { from, to }, ctx) => dutySecondsOf(ctx, officer, from, to),
     }),
     dutytime: t.field({
       type: DutytimeEntryPageType,
       description: "The officer's entries that meet [from, to) (either bound optional), newest first.",
+      // REST has its own route for them: GET /officers/{identifier}/dutytime.
+      extensions: { restOmitted: true },
       args: { from: t.arg({ type: "DateTime" }), to: t.arg({ type: "DateTime" }), ...pageArgs(t.arg) },
       complexity: pageComplexity,
       resolve: (officer, args, ctx) => dutytimeOf(ctx, officer as Officer, args),
@@ -86,6 +90,13 @@ builder.queryFields((t) => ({
     description: "One officer of the network, removed ones too (NOT_FOUND otherwise).",
     args: { identifier: t.arg.string({ required: true }) },
     resolve: (_root, { identifier }, ctx) => findOfficerOrRemoved(ctx, identifier),
+  }),
+  officerDutytime: t.field({
+    type: DutytimeEntryPageType,
+    description: "The officer's entries that meet [from, to) (either bound optional), newest first: officer(identifier) { dutytime } as one field.",
+    args: { identifier: t.arg.string({ required: true }), from: t.arg({ type: "DateTime" }), to: t.arg({ type: "DateTime" }), ...pageArgs(t.arg) },
+    complexity: pageComplexity,
+    resolve: async (_root, { identifier, ...args }, ctx) => dutytimeOf(ctx, await findOfficerOrRemoved(ctx, identifier), args),
   }),
 }));
 

@@ -7,7 +7,7 @@ import { searchableFieldNames } from "../../model/vehicleFields";
 import { perPageMax } from "../../resolvers/pages";
 import { searchMaxLength } from "../../resolvers/vehicles";
 import { identifierMaxLength } from "../../resolvers/officers";
-import { listParameters } from "../vehicleList";
+import { parameterNamesOf } from "../queryParameters";
 
 export const securitySchemes: Record<string, Schema> = {
   ApiKeyHeader: {
@@ -23,10 +23,10 @@ export const securitySchemes: Record<string, Schema> = {
   },
 };
 
-// The REST names of the list's arguments and their aliases (src/rest/vehicleList.ts).
-const [sortField, sortFieldAlias] = listParameters.sortField;
-const [sortOrder, sortOrderAlias] = listParameters.sortOrder;
-const [perPage, perPageAlias] = listParameters.perPage;
+// The REST names of the list's arguments and their aliases (src/rest/queryParameters.ts).
+const [sortField, sortFieldAlias] = parameterNamesOf("sortField");
+const [sortOrder, sortOrderAlias] = parameterNamesOf("sortOrder");
+const [perPage, perPageAlias] = parameterNamesOf("perPage");
 
 export const parameters: Record<string, Parameter> = {
   Vehicle: {

@@ -20,6 +20,7 @@ import type { OpenApiDocument } from "./types";
 const tags = [
   { name: "Vehicles", description: "Vehicle records of the key's network." },
   { name: "Dutytime", description: "Officers' on-duty periods." },
+  { name: "Officers", description: "The network's officers and their dutytime history." },
   { name: "Statistics", description: "Counts for dashboards, confined to the key's network." },
   { name: "Health", description: "Liveness and readiness; no API key." },
 ];

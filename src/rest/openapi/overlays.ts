@@ -61,6 +61,37 @@ const total =
   "Counts every record, including those with an unknown creation time; stays available when the " +
   "seven-day count cannot be evaluated.";
 
+/** GET of records per day. */
+const perDay = (operationId: string, summary: string, what: string): Overlay => ({
+  operationId,
+  summary,
+  description:
+    `${what}, counted per calendar day of the time zone (default: the network's) in [from, to). Records with an ` +
+    "unknown creation time are in no day: `unknown` counts them. When creation times cannot be evaluated, `days` and " +
+    "`unknown` are null with `timestampAvailable: false` (null is not 0).",
+  success: {
+    description: "The counts per day.",
+    schema: "DailyCounts",
+    example: {
+      timeZone: "Europe/Berlin",
+      timestampAvailable: true,
+      days: [{ date: "2026-11-24", start: "2026-11-23T23:00:00.000Z", end: "2026-11-24T23:00:00.000Z", count: 5 }],
+      unknown: 2,
+    },
+  },
+  errors: invalid,
+});
+
+const officerExample = {
+  id: 3,
+  identifier: "steam:110000112345678",
+  name: "Max Mustermann",
+  createdAt: "2026-11-01T18:00:00.000Z",
+  removedAt: null,
+  onDuty: true,
+  currentEntry: { id: 7, startedAt: "2026-11-21T22:10:00.000Z", endedAt: null, open: true, durationSeconds: 1800, autoStopped: false },
+};
+
 /** One overlay per route of restRouteTable. */
 export const restOverlays: Record<string, Overlay> = {
   "GET /vehicles": {
@@ -163,6 +194,90 @@ export const restOverlays: Record<string, Overlay> = {
     `Patient files and offender files together. ${sevenDays}`,
   ),
   "GET /statistics/files/total": count("getFilesTotal", "All patient and offender files", `Patient files and offender files together. ${total}`),
+
+  // Beside the specification's routes: dashboards' reads. Their query parameters and schemas
+  // come from their GraphQL operations (./paths.ts, ./fromGraphQL.ts).
+  "GET /officers": {
+    operationId: "listOfficers",
+    summary: "List the network's officers, a page at a time",
+    description:
+      "Laravel-style page of the key's network's officers (removed ones not), by name, each with whether it is on duty " +
+      "and its open entry. An out-of-range or unknown value is a 422 (reported under the snake_case name).",
+    success: {
+      description: "A page of officers.",
+      schema: "OfficerPage",
+      example: {
+        data: [officerExample],
+        links: { first: "https://records.example/officers?page=1", last: "https://records.example/officers?page=1", prev: null, next: null },
+        meta: { current_page: 1, from: 1, last_page: 1, path: "https://records.example/officers", per_page: 15, to: 1, total: 1 },
+      },
+    },
+    errors: invalid,
+  },
+  "GET /officers/{identifier}": {
+    operationId: "getOfficer",
+    summary: "Read an officer",
+    description: "One officer of the key's network, a removed one too (`removedAt` set).",
+    success: { description: "The officer.", schema: "OfficerResource", example: { data: officerExample } },
+    errors: { ...notFound, ...invalid },
+  },
+  "GET /officers/{identifier}/dutytime": {
+    operationId: "listOfficerDutytime",
+    summary: "An officer's dutytime entries, newest first",
+    description: "Laravel-style page of the officer's entries that meet [from, to) (either bound optional). An open entry's duration counts up to now.",
+    success: {
+      description: "A page of dutytime entries.",
+      schema: "DutytimeEntryPage",
+      example: {
+        data: [{ id: 7, startedAt: "2026-11-21T22:10:00.000Z", endedAt: "2026-11-22T01:40:00.000Z", open: false, durationSeconds: 12600, autoStopped: false }],
+        links: {
+          first: "https://records.example/officers/steam%3A110000112345678/dutytime?page=1",
+          last: "https://records.example/officers/steam%3A110000112345678/dutytime?page=1",
+          prev: null,
+          next: null,
+        },
+        meta: { current_page: 1, from: 1, last_page: 1, path: "https://records.example/officers/steam%3A110000112345678/dutytime", per_page: 15, to: 1, total: 1 },
+      },
+    },
+    errors: { ...notFound, ...invalid },
+  },
+  "GET /statistics/duty-hours": {
+    operationId: "getDutyHours",
+    summary: "Hours on duty per officer and day, week or month",
+    description:
+      "Seconds on duty in [from, to) per officer and calendar period of the time zone (default: the network's; weeks start " +
+      "on Monday), split at the periods' local boundaries (a daylight-saving day has 23 or 25 hours). Open entries count up " +
+      "to now; overlapping entries of one officer count once; removed officers' hours stay (`removed: true`).",
+    success: {
+      description: "The report.",
+      schema: "DutyHoursReport",
+      example: {
+        from: "2026-11-23T00:00:00.000Z",
+        to: "2026-11-25T00:00:00.000Z",
+        groupBy: "DAY",
+        timeZone: "UTC",
+        buckets: [
+          { label: "2026-11-23", start: "2026-11-23T00:00:00.000Z", end: "2026-11-24T00:00:00.000Z", seconds: 14400 },
+          { label: "2026-11-24", start: "2026-11-24T00:00:00.000Z", end: "2026-11-25T00:00:00.000Z", seconds: 3600 },
+        ],
+        officers: [
+          {
+            identifier: "steam:110000112345678",
+            name: "Max Mustermann",
+            removed: false,
+            seconds: [14400, 3600],
+            totalSeconds: 18000,
+            shifts: 2,
+            averageShiftSeconds: 9000,
+            longestShiftSeconds: 14400,
+          },
+        ],
+      },
+    },
+    errors: invalid,
+  },
+  "GET /statistics/missions/per-day": perDay("getMissionsPerDay", "Mission reports per day", "Mission reports"),
+  "GET /statistics/files/per-day": perDay("getFilesPerDay", "Patient and offender files per day", "Patient files and offender files together"),
 };
 
 /**

@@ -5,11 +5,13 @@
 // `Allow` on every path, and a HEAD operation wherever GET is served (as src/rest/router.ts
 // answers). Building fails at module load when routes, overlays and components disagree.
 import { restRouteTable } from "../routes";
+import { restSchema } from "./schemas";
+import { queryParametersOf } from "./fromGraphQL";
 import { parameters, requestBodies, responses } from "./components";
 import { publicOverlays, restOverlays, type Overlay } from "./overlays";
 import { bodyRef, jsonContent, parameterRef, refName, responseRef, schemaRef } from "./refs";
 import { schemas } from "./schemas";
-import type { Method, Operation, PathItem, Reference, Response, SecurityRequirement } from "./types";
+import type { Method, Operation, Parameter, PathItem, Reference, Response, SecurityRequirement } from "./types";
 
 type RestRoute = (typeof restRouteTable)[number];
 type RouteKind = RestRoute["does"];
@@ -89,6 +91,8 @@ function pathParameters(path: string): Reference[] {
 
 interface Documented extends DocumentedRoute {
   overlay: Overlay;
+  /** Its GraphQL operation (REST routes). */
+  operation?: RestRoute["operation"];
   status: number;
   readsBody: boolean;
   /** REST routes: the key, 401, 429, 503. The public endpoints: none of them. */
@@ -96,9 +100,26 @@ interface Documented extends DocumentedRoute {
   tag: string;
 }
 
+/**
+ * A GET route's query parameters: the overlay's components where it names them (GET /vehicles,
+ * whose parameters say more than its arguments do), else its operation's arguments the path does
+ * not give.
+ */
+function queryParameters(route: Documented): (Parameter | Reference)[] | undefined {
+  const where = routeKey(route);
+  if (route.overlay.parameters) return route.overlay.parameters.map((name) => parameterRef(need(parameters, "parameter", name, where)));
+  if (route.method !== "GET" || !route.operation) return undefined;
+  const [root, field] = route.operation.split(".") as ["Query" | "Mutation", string];
+  const rootType = root === "Query" ? restSchema.getQueryType()! : restSchema.getMutationType()!;
+  const fromPath = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
+  const derived = queryParametersOf(rootType.getFields()[field].args, fromPath);
+  return derived.length > 0 ? derived : undefined;
+}
+
 function operationOf(route: Documented, allow: string): Operation {
   const { overlay, status } = route;
   const where = routeKey(route);
+  const query = queryParameters(route);
   if (route.readsBody !== (overlay.requestBody !== undefined)) {
     fail(`${where} ${route.readsBody ? "reads a body but its overlay has no requestBody" : "reads no body but its overlay has a requestBody"}`);
   }
@@ -113,7 +134,7 @@ function operationOf(route: Documented, allow: string): Operation {
     summary: overlay.summary,
     ...(overlay.description !== undefined && { description: overlay.description }),
     security: route.authenticated ? apiKeyAuth : [],
-    ...(overlay.parameters && { parameters: overlay.parameters.map((name) => parameterRef(need(parameters, "parameter", name, where))) }),
+    ...(query && { parameters: query }),
     ...(overlay.requestBody && { requestBody: bodyRef(need(requestBodies, "request body", overlay.requestBody, where)) }),
     responses: {
       [status]: success,
@@ -162,6 +183,7 @@ function documentedRoutes(tags: readonly string[]): Documented[] {
     method: route.method,
     path: route.path,
     overlay: restOverlays[routeKey(route)],
+    operation: route.operation,
     status: successStatus(route.does),
     readsBody: readsBody(route.does),
     authenticated: true,

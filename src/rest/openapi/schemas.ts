@@ -5,11 +5,43 @@ import { perPageDefault, perPageMax } from "../../resolvers/pages";
 import { schemaRef } from "./refs";
 import type { Schema } from "./types";
 import { vehicleSchemas } from "./vehicle";
+import { addObjectSchemas } from "./fromGraphQL";
+import { schema } from "../../schema";
+import { restView } from "../sofa";
+
+/** The GraphQL schema as REST answers it (src/rest/sofa.ts). */
+export const restSchema = restView(schema);
+
+/** The objects the routes beside the specification's answer, from their GraphQL types (./fromGraphQL.ts). */
+const generated: Record<string, Schema> = {};
+for (const name of ["Officer", "DutytimeEntry", "DutyHoursReport", "DailyCounts"]) addObjectSchemas(restSchema, name, generated);
+
+/** Laravel's page envelope around items of the schema `item`. */
+const laravelPage = (item: string, what: string): Schema => ({
+  type: "object",
+  description: `A page of ${what}, in Laravel's paginator envelope.`,
+  required: ["data", "links", "meta"],
+  properties: {
+    data: { type: "array", items: schemaRef(item) },
+    links: schemaRef("PageLinks"),
+    meta: schemaRef("PageMeta"),
+  },
+  additionalProperties: false,
+});
 
 export const schemas: Record<string, Schema> = {
   ...vehicleSchemas,
+  ...generated,
+  OfficerPage: laravelPage("Officer", "officers"),
+  DutytimeEntryPage: laravelPage("DutytimeEntry", "dutytime entries"),
+  OfficerResource: {
+    type: "object",
+    required: ["data"],
+    properties: { data: schemaRef("Officer") },
+    additionalProperties: false,
+  },
 
-  // --- vehicles: Laravel paginator envelope
+  // --- lists: Laravel paginator envelope
   PageLinks: {
     type: "object",
     description:
@@ -33,24 +65,15 @@ export const schemas: Record<string, Schema> = {
     properties: {
       current_page: { type: "integer", minimum: 1 },
       from: { type: ["integer", "null"], minimum: 1, description: "Position of the page's first item; null when the page is empty." },
-      last_page: { type: "integer", minimum: 1, description: "At least 1, also when there are no vehicles." },
+      last_page: { type: "integer", minimum: 1, description: "At least 1, also when the list is empty." },
       path: { type: "string", format: "uri", description: "The list's URL without query string." },
       per_page: { type: "integer", minimum: 1, maximum: perPageMax },
       to: { type: ["integer", "null"], minimum: 1, description: "Position of the page's last item; null when the page is empty." },
-      total: { type: "integer", minimum: 0, description: "Vehicles matching the search, on all pages." },
+      total: { type: "integer", minimum: 0, description: "Items of the list (matching its search and filters), on all pages." },
     },
     additionalProperties: false,
   },
-  VehiclePage: {
-    type: "object",
-    required: ["data", "links", "meta"],
-    properties: {
-      data: { type: "array", items: schemaRef("Vehicle") },
-      links: schemaRef("PageLinks"),
-      meta: schemaRef("PageMeta"),
-    },
-    additionalProperties: false,
-  },
+  VehiclePage: laravelPage("Vehicle", "vehicles"),
 
   // --- GET /vehicles query values, shared by a parameter and its alias
   SortField: { type: "string", enum: vehicleSortFields },

@@ -1,36 +1,4 @@
-// GET /vehicles: query parameters (with their aliases) to GraphQL arguments, and the
-// GraphQL page to Laravel's {data, links, meta} envelope.
-import type { GraphQLArgument } from "graphql";
-import { Validator } from "../resolvers/validation";
-import { queryToVariable } from "./variables";
-
-/** REST parameter names per GraphQL argument; the first (snake_case) wins over its alias. */
-export const listParameters: Record<string, string[]> = {
-  search: ["search"],
-  sortField: ["sort_field", "sortField"],
-  sortOrder: ["sort_order", "sortOrder"],
-  page: ["page"],
-  perPage: ["per_page", "perPage"],
-};
-
-/** The REST name a client sees in errors for each argument. */
-export const restNameOf = (argument: string) => listParameters[argument]?.[0] ?? argument;
-
-/** The arguments of `vehicles` from the query string, typed. */
-export function listQueryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[]): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  for (const arg of args) {
-    const names = listParameters[arg.name] ?? [arg.name];
-    const name = names.find((candidate) => url.searchParams.has(candidate));
-    if (!name) continue;
-    const text = url.searchParams.get(name)!;
-    if (text === "" && arg.name === "search") continue;
-    const value = queryToVariable(check, names[0], text, arg.type);
-    if (value !== undefined) variables[arg.name] = value;
-  }
-  return variables;
-}
-
+// A list route's GraphQL page ({data, meta}) as Laravel's {data, links, meta} envelope.
 type PageMeta = { currentPage: number; perPage: number; total: number; lastPage: number; from: number | null; to: number | null };
 
 const dataKey = '{"data":';
