@@ -26,8 +26,8 @@ function checkCorrection(ctx: Context, entry: DutytimeEntry, correction: EntryCo
   const startedAt = correction.startedAt ?? entry.startedAt;
   const endedAt = correction.endedAt === undefined ? entry.endedAt : correction.endedAt;
   if (startedAt.getTime() > now.getTime()) check.fail("startedAt", "The started at field must not be in the future.");
-  if (endedAt !== null && endedAt.getTime() > now.getTime()) check.fail("endedAt", "The ended at field must not be in the future.");
-  if (endedAt !== null && endedAt.getTime() <= startedAt.getTime()) check.fail("endedAt", "The ended at field must be a date after started at.");
+  else if (endedAt !== null && endedAt.getTime() > now.getTime()) check.fail("endedAt", "The ended at field must not be in the future.");
+  else if (endedAt !== null && endedAt.getTime() <= startedAt.getTime()) check.fail("endedAt", "The ended at field must be a date after started at.");
   const limit = ctx.network.autoStopAfterHours;
   if (endedAt === null && limit !== null && now.getTime() - startedAt.getTime() > limit * hourMs) {
     check.fail("endedAt", `An entry open longer than the network's auto-stop limit (${limit} hours) must have an end.`);

@@ -5,6 +5,8 @@ import DataLoader from "dataloader";
 import type { Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
 import type { DutytimeEntry } from "../db/store";
+
+export type { DutytimeEntry };
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { shiftsOf, totalSeconds } from "./dutySeconds";
 import { endStaleEntries } from "./staleEntries";
@@ -32,13 +34,14 @@ export async function currentEntryOf(ctx: Context, officer: Officer): Promise<Du
 
 /** Seconds the officer served in [from, to) up to now, by the rules of every report. */
 export async function dutySecondsOf(ctx: Context, officer: Officer, from: Date, to: Date | null | undefined): Promise<number> {
-  const until = to ?? ctx.now();
   const check = new Validator();
-  if (until.getTime() <= from.getTime()) check.fail("to", "The to field must be a date after from.");
+  if ((to ?? ctx.now()).getTime() <= from.getTime()) check.fail("to", "The to field must be a date after from.");
   check.throwIfInvalid();
   await endStaleEntries(ctx);
-  const now = ctx.now();
-  return loader(ctx, `seconds:${from.getTime()}:${until.getTime()}`, async (officerIds) => {
+  // One batch per range: "now" is read once per batch, so officers of a page share it.
+  return loader(ctx, `seconds:${from.getTime()}:${to?.getTime() ?? "now"}`, async (officerIds) => {
+    const now = ctx.now();
+    const until = to ?? now;
     const counted = new Date(Math.min(until.getTime(), now.getTime()));
     const entries = counted > from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, officerIds) : [];
     return officerIds.map((id) => totalSeconds(shiftsOf(entries.filter((entry) => entry.officerId === id), from, until, now)));

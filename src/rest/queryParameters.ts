@@ -44,7 +44,10 @@ export function queryToVariables(check: Validator, url: URL, args: readonly Grap
       continue;
     }
     const name = names.find((candidate) => url.searchParams.has(candidate));
-    if (!name) continue;
+    if (!name) {
+      if (isNonNullType(arg.type)) check.fail(rest, messages.required(rest));
+      continue;
+    }
     const text = url.searchParams.get(name)!;
     if (text === "" && arg.name === "search") continue;
     const value = valueOf(check, rest, text, arg.type);

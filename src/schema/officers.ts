@@ -2,7 +2,7 @@
 // corrections of dutytime entries.
 import { builder } from "./builder";
 import { pageArgs, pageType } from "./page";
-import type { DutytimeEntry } from "../db/store";
+import type { DutytimeEntry } from "../resolvers/officerDuty";
 import type { Officer } from "../generated/prisma/client";
 import { pageComplexity } from "../resolvers/pages";
 import { addOfficer, findOfficerOrRemoved, listOfficers, removeOfficer, renameOfficer } from "../resolvers/officers";
