@@ -28,6 +28,22 @@ module.exports = {
     layer("resolvers-down", ["server", "rest", "schema", "admin"], "The rules know the stores below them, not the interfaces above them."),
     layer("schema-down", ["server", "rest", "admin", "db"], "The schema calls the rules; it does not reach past them into the stores."),
     layer("rest-down", ["server", "admin"], "The REST layer runs the schema's operations; the HTTP server calls it, not the reverse."),
+    // The dashboard (src/dashboard/) sits beside the HTTP server, which routes to its serve.ts.
+    layer("dashboard-down", ["server", "schema", "resolvers", "db", "admin"], "The dashboard's server side only serves files; its page reaches the data through GraphQL over HTTP."),
+    {
+      name: "dashboard-page-browser-only",
+      comment: "The page runs in the browser: it imports its own folder only, never server code or Node.js modules.",
+      severity: "error",
+      from: { path: "^src/dashboard/page/" },
+      to: { pathNot: "^src/dashboard/page/" },
+    },
+    {
+      name: "nothing-below-imports-dashboard",
+      comment: "Only the HTTP server routes to the dashboard.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(server|dashboard)/" },
+      to: { path: "^src/dashboard/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

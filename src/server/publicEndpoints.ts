@@ -3,12 +3,13 @@ import type { Database } from "../db/client";
 import { errorJson, json, toResponse } from "../rest/responses";
 import { openApiDocument } from "../rest/openapi/document";
 import { serveDocs } from "./docs";
+import { isDashboardPath, serveDashboard } from "../dashboard/serve";
 import { Response } from "@whatwg-node/fetch";
 
 const publicPaths = new Set(["/healthz", "/readyz", "/openapi.json"]);
 
 /** The paths of the endpoints below: every other path but /graphql is a REST path. */
-export const isPublicPath = (pathname: string) => publicPaths.has(pathname) || pathname === "/docs" || pathname.startsWith("/docs/");
+export const isPublicPath = (pathname: string) => publicPaths.has(pathname) || pathname === "/docs" || pathname.startsWith("/docs/") || isDashboardPath(pathname);
 
 /** Answers the public endpoints; null for every other path. */
 export function publicEndpoints(db: Database) {
@@ -35,6 +36,7 @@ export function publicEndpoints(db: Database) {
       return new Response(document, { headers: { "Content-Type": "application/json; charset=utf-8" } });
     }
     if (pathname === "/docs" || pathname.startsWith("/docs/")) return serveDocs(request, url);
+    if (isDashboardPath(pathname)) return serveDashboard(request, url);
     return null;
   };
 }

@@ -1,0 +1,253 @@
+// The dashboard page: asks for the network's API key, keeps it in sessionStorage (so a reload in
+// the same tab keeps it, closing the tab forgets it), and fills four panels, each from one
+// query of the public GraphQL API. Each panel loads and fails on its own.
+import { ApiError, graphql } from "./api";
+import { barChart, lineChart, type Series } from "./charts";
+import { dataTable, h, table } from "./dom";
+import { formatDay, formatDuration, formatInstant, plural } from "./format";
+
+const keyItem = "vrd-dashboard-api-key";
+const dayMs = 24 * 60 * 60 * 1000;
+
+function byId<T extends HTMLElement = HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`The page has no #${id}.`);
+  return element as T;
+}
+
+const note = (text: string) => h("p", { class: "note" }, text);
+
+// --- The panels: each turns one query's answer into the nodes it shows. ---
+
+type Panel = (key: string, now: Date) => Promise<Node[]>;
+
+interface ActiveUsers {
+  activeUsers: { count: number; data: { identifier: string; name: string; startedAt: string }[] };
+}
+
+const onDuty: Panel = async (key, now) => {
+  const { activeUsers } = await graphql<ActiveUsers>(key, "{ activeUsers { count data { identifier name startedAt } } }");
+  if (activeUsers.count === 0) return [h("p", {}, "Nobody is on duty.")];
+  const rows = activeUsers.data.map((user) => [
+    user.name,
+    user.identifier,
+    formatInstant(user.startedAt),
+    formatDuration((now.getTime() - Date.parse(user.startedAt)) / 1000),
+  ]);
+  return [
+    h("p", {}, `${plural(activeUsers.count, "officer", "officers")} on duty.`),
+    table("Officers on duty, earliest start first; times in this browser's time zone", ["Name", "Identifier", "On duty since", "For"], rows),
+  ];
+};
+
+interface DutyHours {
+  dutyHours: {
+    timeZone: string;
+    buckets: { label: string; start: string }[];
+    officers: { identifier: string; name: string; removed: boolean; seconds: number[] }[];
+  };
+}
+
+/**
+ * This week's hours per officer. Where the ISO week starts (Monday 00:00 in the network's time
+ * zone) is the server's to compute: it knows the zone's rules, and a week with a clock change
+ * lasts 167 or 169 hours. So the page asks for weekly buckets from 8 days ago and shows the last
+ * one, the current week: the buckets are whole calendar weeks cut to [from, now), and the
+ * current week's start lies less than 169 hours back, so `from` never cuts it. 8 days rather
+ * than 7 also leaves room for a browser clock some hours off the server's.
+ */
+const weekHours: Panel = async (key, now) => {
+  const query = `query ($from: DateTime!) {
+    dutyHours(from: $from, groupBy: WEEK) { timeZone buckets { label start } officers { identifier name removed seconds } }
+  }`;
+  const { dutyHours: report } = await graphql<DutyHours>(key, query, { from: new Date(now.getTime() - 8 * dayMs).toISOString() });
+  const last = report.buckets.length - 1;
+  if (last < 0) return [h("p", {}, "No duty time this week yet.")];
+  const week = report.buckets[last];
+  const heading = note(`Week ${week.label}: from ${formatInstant(week.start, report.timeZone)} (${report.timeZone}) until now.`);
+  const officers = report.officers
+    .map((officer) => ({ name: officer.removed ? `${officer.name} (removed)` : officer.name, seconds: officer.seconds[last] ?? 0 }))
+    .filter((officer) => officer.seconds > 0)
+    .sort((a, b) => b.seconds - a.seconds);
+  if (officers.length === 0) return [heading, h("p", {}, "No duty time this week yet.")];
+  const bars = officers.map((officer) => ({ label: officer.name, value: officer.seconds / 3600, valueText: formatDuration(officer.seconds) }));
+  return [
+    heading,
+    barChart(bars, `Hours on duty in week ${week.label} per officer`, " h"),
+    dataTable(`Hours on duty in week ${week.label}`, ["Officer", "On duty"], bars.map((bar) => [bar.label, bar.valueText])),
+  ];
+};
+
+interface DailyCounts {
+  timeZone: string;
+  timestampAvailable: boolean;
+  days: { date: string; count: number }[] | null;
+  unknown: number | null;
+}
+
+/**
+ * The last 30 calendar days of the network's time zone: 29 whole days and today so far. The
+ * server returns the days that intersect [from, now), the first one cut at `from`; asking from
+ * 31 days ago and keeping the last 30 leaves that cut day out, clock changes and a browser clock
+ * some hours off included.
+ */
+const perDay: Panel = async (key, now) => {
+  const fields = "timeZone timestampAvailable unknown days { date count }";
+  const query = `query ($from: DateTime!) { missions: missionsPerDay(from: $from) { ${fields} } files: filesPerDay(from: $from) { ${fields} } }`;
+  const answer = await graphql<{ missions: DailyCounts; files: DailyCounts }>(key, query, {
+    from: new Date(now.getTime() - 31 * dayMs).toISOString(),
+  });
+  const kinds = [
+    { name: "Mission reports", key: "missions", counts: answer.missions },
+    { name: "Files (patient and offender)", key: "files", counts: answer.files },
+  ];
+  const nodes: Node[] = [];
+  const shown = kinds.filter((kind) => kind.counts.timestampAvailable && kind.counts.days);
+  for (const kind of kinds) {
+    // Never a line of zeros for counts that cannot be made: say so instead.
+    if (!shown.includes(kind)) nodes.push(h("p", { class: "warning" }, `${kind.name}: creation times are not available.`));
+    else if (kind.counts.unknown) nodes.push(note(`${kind.name}: ${kind.counts.unknown} with an unknown creation time, not in the chart.`));
+  }
+  if (shown.length === 0) return nodes;
+
+  const dates = shown[0].counts.days!.slice(-30).map((day) => day.date);
+  const series: Series[] = shown.map((kind) => {
+    const byDate = new Map(kind.counts.days!.map((day) => [day.date, day.count]));
+    return { name: kind.name, key: kind.key, values: dates.map((date) => byDate.get(date) ?? null) };
+  });
+  const labels = dates.map(formatDay);
+  const zone = shown[0].counts.timeZone;
+  return [
+    lineChart(labels, series, `${series.map((each) => each.name).join(" and ")} per day, ${labels[0]} to ${labels[labels.length - 1]}`),
+    h("ul", { class: "legend" }, ...series.map((each) => h("li", {}, h("span", { class: `swatch series-${each.key}` }), each.name))),
+    note(`Days of the time zone ${zone}; today until now.`),
+    dataTable(
+      "Per day",
+      ["Day", ...series.map((each) => each.name)],
+      dates.map((date, index) => [date, ...series.map((each) => String(each.values[index] ?? "–"))]),
+    ),
+    ...nodes,
+  ];
+};
+
+interface Vehicles {
+  vehicles: { data: { id: number; plate: string; owner: string | null; wantedReason: string | null; wanted: boolean }[]; meta: { total: number } };
+}
+
+/** The first 100 vehicles sorted wanted first: the wanted ones, as long as there are at most 100. */
+const wanted: Panel = async (key) => {
+  const { vehicles } = await graphql<Vehicles>(key, "{ vehicles(sortField: wanted, sortOrder: desc, perPage: 100) { data { id plate owner wantedReason wanted } meta { total } } }");
+  const found = vehicles.data.filter((vehicle) => vehicle.wanted);
+  const limit = note(
+    found.length === 100 && vehicles.meta.total > 100
+      ? "Lists at most 100 wanted vehicles; there may be more."
+      : "Lists at most 100 wanted vehicles.",
+  );
+  if (found.length === 0) return [h("p", {}, "No vehicle is flagged wanted."), limit];
+  const rows = found.map((vehicle) => [vehicle.plate, vehicle.owner ?? "–", vehicle.wantedReason ?? "–"]);
+  return [h("p", {}, `${plural(found.length, "vehicle", "vehicles")} wanted.`), table("Wanted vehicles", ["Plate", "Owner", "Reason"], rows), limit];
+};
+
+const panels: [id: string, panel: Panel][] = [
+  ["on-duty", onDuty],
+  ["week-hours", weekHours],
+  ["per-day", perDay],
+  ["wanted", wanted],
+];
+
+// --- Loading and the key. ---
+
+/** Raised by every load and by forgetting the key: answers of an older load are dropped. */
+let generation = 0;
+
+function errorNode(error: unknown): HTMLElement {
+  // Anything but an ApiError is a bug of the page: the console gets it too.
+  if (!(error instanceof ApiError)) console.error(error);
+  const message = error instanceof ApiError ? error.message : `This part failed: ${error instanceof Error ? error.message : String(error)}`;
+  return h("p", { class: "error", role: "alert" }, message);
+}
+
+async function fill(body: HTMLElement, load: number, content: () => Promise<Node[]>) {
+  body.setAttribute("aria-busy", "true");
+  body.replaceChildren(note("Loading…"));
+  let nodes: Node[];
+  try {
+    nodes = await content();
+  } catch (error) {
+    nodes = [errorNode(error)];
+  }
+  if (load !== generation) return;
+  body.replaceChildren(...nodes);
+  body.removeAttribute("aria-busy");
+}
+
+function load(key: string) {
+  const current = ++generation;
+  const now = new Date();
+  byId("loaded-at").textContent = `Loaded at ${now.toLocaleTimeString()}.`;
+  byId("network-name").textContent = "";
+  void fill(byId("network-info"), current, async () => {
+    const { network } = await graphql<{ network: { name: string; timeZone: string } }>(key, "{ network { name timeZone } }");
+    byId("network-name").textContent = `– ${network.name}`;
+    return [note(`Days and weeks are those of the network's time zone, ${network.timeZone}; other times are this browser's.`)];
+  });
+  for (const [id, panel] of panels) {
+    void fill(byId(id).querySelector<HTMLElement>(".panel-body")!, current, () => panel(key, now));
+  }
+}
+
+/** sessionStorage may be off (privacy settings): then the key lives until the page is left. */
+function storedKey(): string | null {
+  try {
+    return sessionStorage.getItem(keyItem);
+  } catch {
+    return null;
+  }
+}
+
+function showDashboard(key: string) {
+  byId("key-form").hidden = true;
+  byId("key-stored").hidden = false;
+  byId("panels").hidden = false;
+  load(key);
+}
+
+function forgetKey() {
+  generation += 1;
+  try {
+    sessionStorage.removeItem(keyItem);
+  } catch {
+    // Nothing was stored.
+  }
+  for (const body of document.querySelectorAll<HTMLElement>(".panel-body, #network-info")) body.replaceChildren();
+  byId("network-name").textContent = "";
+  byId("panels").hidden = true;
+  byId("key-stored").hidden = true;
+  byId("key-form").hidden = false;
+  byId("key-input").focus();
+}
+
+function start() {
+  let key = storedKey();
+  const input = byId<HTMLInputElement>("key-input");
+  byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    key = input.value.trim();
+    input.value = "";
+    if (!key) return;
+    try {
+      sessionStorage.setItem(keyItem, key);
+    } catch {
+      // Kept in memory only.
+    }
+    showDashboard(key);
+  });
+  byId("refresh").addEventListener("click", () => key && load(key));
+  byId("forget-key").addEventListener("click", () => {
+    key = null;
+    forgetKey();
+  });
+  if (key) showDashboard(key);
+}
+
+start();

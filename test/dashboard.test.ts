@@ -1,0 +1,319 @@
+// The dashboard page (/dashboard) in a real browser: Debian's chromium driven by puppeteer-core,
+// against the real service on a fresh database seeded through the public APIs. The page may
+// reach the service only: every request the browser makes is checked, and any other host fails
+// the test. A passing run writes docs/dashboard.png.
+//
+// Chromium: CHROME_PATH, else /usr/bin/chromium (`apt-get install chromium`; .ci/run does it).
+// Without it the tests are skipped with a warning, but fail when CI=true.
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, ConsoleMessage, HTTPRequest, Page } from "puppeteer-core";
+import { startService, type TestNetwork, type TestService } from "./support/service";
+import { client, type Client } from "./support/http";
+import { repoRoot } from "./support/process";
+
+const chromePath = (process.env.CHROME_PATH ? [process.env.CHROME_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"]).find((file) =>
+  fs.existsSync(file),
+);
+const inCi = process.env.CI === "true";
+
+/**
+ * puppeteer-core 25 ships ES modules only, which jest's CommonJS module system cannot load; Node's
+ * own require can (require(esm): Node 20.19+ and 22.12+), so the package is loaded with that,
+ * outside jest's registry. Only a type is imported above.
+ */
+function loadPuppeteer(): typeof import("puppeteer-core") {
+  const { createRequire } = process.getBuiltinModule("node:module");
+  return createRequire(__filename)("puppeteer-core");
+}
+
+if (!chromePath && !inCi) {
+  console.warn(
+    "\n\n*** test/dashboard.test.ts SKIPPED: chromium not found (set CHROME_PATH or `apt-get install -y chromium`). With CI=true this fails. ***\n\n",
+  );
+}
+
+const describeWithChromium = chromePath || inCi ? describe : describe.skip;
+
+const HOUR = 60 * 60 * 1000;
+const officers = {
+  max: { value: "110000000000001", name: "Max Mustermann" },
+  erika: { value: "110000000000002", name: "Erika Musterfrau" },
+  otto: { value: "110000000000003", name: "Otto Normalverbraucher" },
+};
+const identifier = (officer: { value: string }) => `steam:${officer.value}`;
+
+describeWithChromium("dashboard page in chromium", () => {
+  let service: TestService;
+  let network: TestNetwork;
+  let api: Client;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!chromePath) throw new Error("chromium not found: set CHROME_PATH or `apt-get install -y chromium` (required when CI=true)");
+    service = await startService();
+    network = await service.network({ name: "Los Santos PD" });
+    api = client(service.url, network.apiKey);
+    for (const officer of Object.values(officers)) {
+      const input = { identifier: identifier(officer), name: officer.name };
+      const response = await api.graphql("mutation ($input: CreateOfficerInput!) { createOfficer(input: $input) { id } }", { input });
+      expect(response.body.errors).toBeUndefined();
+    }
+
+    // Duty time at fixed moments before now: Max 3 h closed and on duty for 1 h, Otto 30 min
+    // closed, Erika on duty for 30 min.
+    const base = Date.now();
+    const toggleAt = async (msAgo: number, officer: { value: string }) => {
+      service.clock.set(new Date(base - msAgo));
+      const response = await api.post(`/dutytime/${identifier(officer)}/toggle`);
+      expect(response.status).toBe(200);
+    };
+    await toggleAt(5 * HOUR, officers.max);
+    await toggleAt(4 * HOUR, officers.otto);
+    await toggleAt(3.5 * HOUR, officers.otto);
+    await toggleAt(2 * HOUR, officers.max);
+    await toggleAt(1 * HOUR, officers.max);
+    await toggleAt(0.5 * HOUR, officers.erika);
+    service.clock.reset();
+
+    const vehicles = [
+      { plate: "LS-4711", owner: "Max Mustermann", wanted: true, wanted_reason: "Hit and run" },
+      { plate: "BL-0815", owner: "Anna Beispiel", wanted: true, wanted_reason: "Stolen in Paleto Bay" },
+      { plate: "XY-1234", owner: "Nobody Wanted", wanted: false },
+    ];
+    for (const vehicle of vehicles) expect((await api.post("/vehicles", vehicle)).status).toBe(201);
+
+    // Records: 2 mission reports now, 1 three days ago, 1 with an unknown creation time; files: a
+    // patient file now, an offender file two days ago.
+    const record = async (field: string, input: string, createdAt?: string | null) => {
+      const variables = { input: createdAt === undefined ? {} : { createdAt } };
+      const response = await api.graphql(`mutation ($input: ${input}!) { ${field}(input: $input) { id } }`, variables);
+      expect(response.body.errors).toBeUndefined();
+    };
+    const daysAgo = (days: number) => new Date(base - days * 24 * HOUR).toISOString();
+    await record("createMissionReport", "CreateMissionReportInput");
+    await record("createMissionReport", "CreateMissionReportInput");
+    await record("createMissionReport", "CreateMissionReportInput", daysAgo(3));
+    await record("createMissionReport", "CreateMissionReportInput", null);
+    await record("createPatientFile", "CreatePatientFileInput");
+    await record("createOffenderFile", "CreateOffenderFileInput", daysAgo(2));
+
+    browser = await loadPuppeteer().launch({
+      executablePath: chromePath,
+      headless: true,
+      // --no-sandbox: the tests run as root; --disable-dev-shm-usage: containers' small /dev/shm.
+      args: ["--no-sandbox", "--disable-dev-shm-usage"],
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  /** What a page did: console errors, uncaught errors, and requests to anywhere but the service. */
+  interface Watched {
+    page: Page;
+    consoleErrors: string[];
+    foreignRequests: string[];
+    /** Set by a test to answer some GraphQL requests itself: return true when it answered. */
+    mock: ((request: HTTPRequest) => Promise<boolean>) | null;
+  }
+
+  async function openPage(): Promise<Watched> {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    const watched: Watched = { page, consoleErrors: [], foreignRequests: [], mock: null };
+    page.on("console", (message: ConsoleMessage) => {
+      if (message.type() === "error") watched.consoleErrors.push(message.text());
+    });
+    page.on("pageerror", (error) => watched.consoleErrors.push(`uncaught: ${String(error)}`));
+    await page.setRequestInterception(true);
+    page.on("request", (request) => {
+      void (async () => {
+        const url = new URL(request.url());
+        const local = url.protocol === "data:" || url.hostname === "127.0.0.1" || url.hostname === "localhost";
+        if (!local) {
+          watched.foreignRequests.push(request.url());
+          return request.abort("blockedbyclient");
+        }
+        if (watched.mock && (await watched.mock(request))) return;
+        return request.continue();
+      })();
+    });
+    return watched;
+  }
+
+  /** Waits until the dashboard shows and every part has finished loading. */
+  async function waitForPanels(page: Page) {
+    await page.waitForFunction(
+      () =>
+        !document.getElementById("panels")!.hidden &&
+        document.querySelectorAll("[aria-busy]").length === 0 &&
+        [...document.querySelectorAll(".panel-body, #network-info")].every((body) => body.childElementCount > 0),
+      { timeout: 20_000 },
+    );
+  }
+
+  async function enterKey(page: Page, key: string) {
+    await page.goto(`${service.url}/dashboard`, { waitUntil: "load" });
+    await page.type("#key-input", key);
+    await page.click("#key-form button[type=submit]");
+    await waitForPanels(page);
+  }
+
+  const textOf = (page: Page, selector: string) => page.$eval(selector, (element) => element.textContent ?? "");
+  const textsOf = (page: Page, selector: string) => page.$$eval(selector, (elements) => elements.map((element) => element.textContent ?? ""));
+  /** The rows of the first table in a panel, as cell texts. */
+  const rowsOf = (page: Page, selector: string) =>
+    page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
+
+  test("shows who is on duty, this week's hours, the records per day and the wanted vehicles", async () => {
+    const { page, consoleErrors, foreignRequests } = await openPage();
+    await enterKey(page, network.apiKey);
+
+    // Loaded as three files, no inline script, under a strict Content-Security-Policy.
+    expect(await page.$$eval("script", (scripts) => scripts.map((script) => script.getAttribute("src")))).toEqual(["/dashboard/assets/dashboard.js"]);
+
+    // 1. On duty: Max and Erika (earliest first), with start time and duration; Otto is off duty.
+    const onDuty = await rowsOf(page, "#on-duty");
+    expect(onDuty.map((row) => row[0])).toEqual([officers.max.name, officers.erika.name]);
+    expect(onDuty.map((row) => row[1])).toEqual([identifier(officers.max), identifier(officers.erika)]);
+    expect(onDuty[0][3]).toMatch(/^(1 h 0\d min|59 min)$/);
+    expect(onDuty[1][3]).toMatch(/^(29|30|31) min$/);
+    expect(await textOf(page, "#on-duty")).toContain("2 officers on duty.");
+
+    // 4. Wanted vehicles: plate, owner, reason; the unwanted one is not listed; the limit is said.
+    const wanted = await rowsOf(page, "#wanted");
+    expect(wanted).toEqual(
+      expect.arrayContaining([
+        ["LS-4711", "Max Mustermann", "Hit and run"],
+        ["BL-0815", "Anna Beispiel", "Stolen in Paleto Bay"],
+      ]),
+    );
+    expect(wanted).toHaveLength(2);
+    expect(await textOf(page, "#wanted")).toContain("at most 100");
+
+    // The network and its time zone, in the heading.
+    expect(await textOf(page, "#network-name")).toContain("Los Santos PD");
+    expect(await textOf(page, "#network-info")).toMatch(/time zone, \S+;/);
+
+    // 2. Hours this week: a bar per officer with time this week, labelled with the names, Max first.
+    const labels = await textsOf(page, "#week-hours svg.bar-chart text.bar-label");
+    // Max leads once the whole seeded day (the last 5 hours) lies in this ISO week (UTC, the
+    // network's zone); in a week's first 5 hours part of it belongs to the week before.
+    const now = new Date();
+    const weekStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - ((now.getUTCDay() + 6) % 7) * 24 * HOUR;
+    if (now.getTime() - weekStart > 5 * HOUR) expect(labels[0]).toBe(officers.max.name);
+    else expect(labels).toContain(officers.max.name);
+    expect(labels).toContain(officers.erika.name);
+    expect(await page.$$eval("#week-hours svg.bar-chart rect.bar", (bars) => bars.length)).toBe(labels.length);
+    expect(await textOf(page, "#week-hours")).toMatch(/Week \d{4}-W\d{2}/);
+
+    // 3. Records per day: two lines over 30 days, the numbers add up, the unknown one is a note.
+    const lines = await page.$$eval("#per-day svg.line-chart path.line", (paths) =>
+      paths.map((line) => ({ series: line.getAttribute("data-series"), points: (line.getAttribute("d") ?? "").split(/[ML]/).filter(Boolean).length })),
+    );
+    expect(lines).toEqual([
+      { series: "Mission reports", points: 30 },
+      { series: "Files (patient and offender)", points: 30 },
+    ]);
+    expect((await textsOf(page, "#per-day svg.line-chart text.x-label")).length).toBeGreaterThanOrEqual(5);
+    const days = await rowsOf(page, "#per-day");
+    expect(days).toHaveLength(30);
+    const sum = (column: number) => days.reduce((total, row) => total + Number(row[column]), 0);
+    expect([sum(1), sum(2)]).toEqual([3, 2]);
+    expect(await textOf(page, "#per-day")).toContain("Mission reports: 1 with an unknown creation time");
+
+    expect(consoleErrors).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+    fs.mkdirSync(path.join(repoRoot, "docs"), { recursive: true });
+    await page.screenshot({ path: path.join(repoRoot, "docs", "dashboard.png") as `${string}.png` });
+    await page.close();
+  });
+
+  test("keeps the key over a reload and forgets it on request", async () => {
+    const { page, consoleErrors } = await openPage();
+    await enterKey(page, network.apiKey);
+    await page.reload({ waitUntil: "load" });
+    await waitForPanels(page);
+    expect(await rowsOf(page, "#on-duty")).toHaveLength(2);
+
+    await page.click("#forget-key");
+    expect(await page.$eval("#key-form", (form) => (form as HTMLElement).hidden)).toBe(false);
+    expect(await page.$eval("#panels", (panels) => (panels as HTMLElement).hidden)).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.reload({ waitUntil: "load" });
+    expect(await page.$eval("#panels", (panels) => (panels as HTMLElement).hidden)).toBe(true);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
+  test("a wrong key shows why in every part", async () => {
+    const { page, consoleErrors } = await openPage();
+    await enterKey(page, "vrd_not-a-real-key");
+    const errors = await textsOf(page, ".panel-body .error, #network-info .error");
+    expect(errors).toHaveLength(5);
+    for (const error of errors) expect(error).toContain("The API key was not accepted (401)");
+    // The browser logs each refused request; nothing else may be logged.
+    expect(consoleErrors.filter((message) => !message.includes("status of 401"))).toEqual([]);
+    await page.close();
+  });
+
+  test("a failing part shows its own message: no network, 429, unknown field, creation times unavailable", async () => {
+    const watched = await openPage();
+    const reply = (request: HTTPRequest, status: number, body: unknown, headers: Record<string, string> = {}) =>
+      request.respond({ status, contentType: "application/json", headers, body: JSON.stringify(body) }).then(() => true);
+    const unavailable = { timeZone: "Europe/Berlin", timestampAvailable: false, days: null, unknown: null };
+    watched.mock = async (request) => {
+      const body = request.postData() ?? "";
+      if (body.includes("activeUsers")) return request.abort("failed").then(() => true);
+      if (body.includes("vehicles")) {
+        return reply(request, 429, { errors: [{ message: "Too many requests.", extensions: { code: "RATE_LIMITED" } }] }, { "Retry-After": "30" });
+      }
+      if (body.includes("missionsPerDay")) return reply(request, 200, { data: { missions: unavailable, files: unavailable } });
+      // As a server without the field answers (a page newer than the service).
+      if (body.includes("dutyHours")) {
+        const message = 'Cannot query field "dutyHours" on type "Query".';
+        return reply(request, 200, { errors: [{ message, extensions: { code: "GRAPHQL_VALIDATION_FAILED" } }] });
+      }
+      return false;
+    };
+    const { page, consoleErrors } = watched;
+    await enterKey(page, network.apiKey);
+
+    expect(await textOf(page, "#on-duty .error")).toContain("cannot be reached (network error)");
+    expect(await textOf(page, "#wanted .error")).toBe("Too many requests with this key (429). Try again in 30 s.");
+    expect(await textOf(page, "#week-hours .error")).toBe('This service does not offer this part yet: Cannot query field "dutyHours" on type "Query".');
+    // No line at all, never zeros: a message for each kind of record.
+    expect(await page.$$("#per-day svg")).toHaveLength(0);
+    expect(await textsOf(page, "#per-day .warning")).toEqual([
+      "Mission reports: creation times are not available.",
+      "Files (patient and offender): creation times are not available.",
+    ]);
+    expect(consoleErrors.filter((message) => !/status of 429|net::ERR_FAILED/.test(message))).toEqual([]);
+    await page.close();
+  });
+
+  test("serves GET and HEAD without a key; other methods 405, unknown assets 404, as JSON", async () => {
+    const page = await fetch(`${service.url}/dashboard`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<script src="/dashboard/assets/dashboard.js" defer></script>');
+
+    const script = await fetch(`${service.url}/dashboard/assets/dashboard.js`);
+    expect([script.status, script.headers.get("content-type")]).toEqual([200, "text/javascript; charset=utf-8"]);
+    const style = await fetch(`${service.url}/dashboard/assets/dashboard.css`, { method: "HEAD" });
+    expect([style.status, style.headers.get("content-type"), await style.text()]).toEqual([200, "text/css; charset=utf-8", ""]);
+
+    const post = await fetch(`${service.url}/dashboard`, { method: "POST" });
+    expect([post.status, post.headers.get("allow"), await post.json()]).toEqual([
+      405,
+      "GET, HEAD",
+      { message: "The POST method is not supported for this route. Supported: GET, HEAD." },
+    ]);
+    const missing = await fetch(`${service.url}/dashboard/assets/main.ts`);
+    expect([missing.status, await missing.json()]).toEqual([404, { message: "Not Found." }]);
+  });
+});
