@@ -74,11 +74,11 @@ test("network create prints {network: {id, name, identifierType}, apiKey}; the k
   const run = await admin(["network", "create", "--name", "Los Santos PD", "--identifier-type", "steam"], { DATA_DIR: dataDir });
   const out = parsed(run);
   expect(out).toEqual({
-    network: { id: expect.any(Number), name: "Los Santos PD", identifierType: "steam" },
+    network: { id: expect.any(Number), name: "Los Santos PD", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null },
     apiKey: expect.any(String),
   });
   expect(Object.keys(out)).toEqual(["network", "apiKey"]);
-  expect(Object.keys(out.network)).toEqual(["id", "name", "identifierType"]);
+  expect(Object.keys(out.network)).toEqual(["id", "name", "identifierType", "timeZone", "autoStopAfterHours"]);
   expect(out.apiKey.length).toBeGreaterThanOrEqual(32);
   networkId = out.network.id;
   currentKey = out.apiKey;
@@ -93,7 +93,7 @@ test("network create prints {network: {id, name, identifierType}, apiKey}; the k
   const list = await api.get("/vehicles");
   expect(list.status).toBe(200);
   expect(list.body.meta.total).toBe(0);
-  const gql = await api.graphql("{ network { id name identifierType } }");
+  const gql = await api.graphql("{ network { id name identifierType timeZone autoStopAfterHours } }");
   expect(gql.body).toEqual({ data: { network: out.network } });
   const created = await api.post("/vehicles", { plate: "ADM-1" });
   expect(created.status).toBe(201);
@@ -154,6 +154,22 @@ test("officer add prints {officer: {...}}; the officer's dutytime then toggles o
   });
 });
 
+test("officer rename and officer remove: the officer's new name, then off duty and out of the lists, its history kept", async () => {
+  const identifier = "steam:76561198000000002";
+  parsed(await admin(["officer", "add", "--network", String(networkId), "--identifier", identifier, "--name", "John Roe"], { DATA_DIR: dataDir }));
+  const api = client(server.url, currentKey);
+  expect((await api.post(`/dutytime/${encodeURIComponent(identifier)}/toggle`)).status).toBe(200);
+  const renamed = parsed(await admin(["officer", "rename", "--network", String(networkId), "--identifier", identifier, "--name", "John Roe Jr."], { DATA_DIR: dataDir }));
+  expect(renamed.officer).toEqual(expect.objectContaining({ identifier, name: "John Roe Jr.", removedAt: null }));
+  const removed = parsed(await admin(["officer", "remove", "--network", String(networkId), "--identifier", identifier], { DATA_DIR: dataDir }));
+  expect(removed.officer).toEqual(expect.objectContaining({ identifier, removedAt: expect.any(String) }));
+  expect((await api.get("/statistics/active-users")).body.data.map((officer: { identifier: string }) => officer.identifier)).not.toContain(identifier);
+  expect((await api.get(`/officers/${encodeURIComponent(identifier)}/dutytime`)).body.data).toEqual([
+    expect.objectContaining({ endedAt: removed.officer.removedAt, open: false }),
+  ]);
+  expectFailure(await admin(["officer", "remove", "--network", String(networkId), "--identifier", identifier], { DATA_DIR: dataDir }), /not found/i);
+});
+
 test("bad arguments exit non-zero with a message on stderr and nothing on stdout, changing nothing", async () => {
   const env = { DATA_DIR: dataDir };
   const networksBefore = await db.prisma.network.count();
@@ -190,7 +206,7 @@ test("DATABASE_URL names the database instead of DATA_DIR", async () => {
     });
     const out = parsed(run);
     expect(out).toEqual({
-      network: { id: expect.any(Number), name: "Paleto Bay", identifierType: "license" },
+      network: { id: expect.any(Number), name: "Paleto Bay", identifierType: "license", timeZone: "UTC", autoStopAfterHours: null },
       apiKey: expect.any(String),
     });
     expect(fs.existsSync(file)).toBe(true);
@@ -199,7 +215,7 @@ test("DATABASE_URL names the database instead of DATA_DIR", async () => {
     const other = await openDatabase(`file:${file}`);
     const otherServer = await listen(createApp({ db: other }), 0, "127.0.0.1");
     try {
-      const gql = await client(otherServer.url, out.apiKey).graphql("{ network { id name identifierType } }");
+      const gql = await client(otherServer.url, out.apiKey).graphql("{ network { id name identifierType timeZone autoStopAfterHours } }");
       expect(gql.body).toEqual({ data: { network: out.network } });
       // The key of this database is unknown to the other one.
       expect(await status(out.apiKey)).toBe(401);

@@ -64,7 +64,7 @@ describe("admitted keys", () => {
     const changes = announcements();
     const networkOf = admittedKeys(table.keys, changes);
     const { apiKey } = table.add();
-    for (let i = 0; i < 3; i++) expect(await networkOf(apiKey, now)).toEqual({ id: 7, name: "Seven", identifierType: "steam" });
+    for (let i = 0; i < 3; i++) expect(await networkOf(apiKey, now)).toEqual({ id: 7, name: "Seven", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null });
     expect(table.lookUps()).toBe(1);
     changes.announce();
     await networkOf(apiKey, now);

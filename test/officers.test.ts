@@ -216,11 +216,20 @@ describe("the auto-stop rule", () => {
   test("the admin command sets and clears the rule and the time zone", async () => {
     const { network } = await setup();
     const admin = (...args: string[]) => runAdmin(["network", "set", "--network", String(network.id), ...args], { DATABASE_URL: service.databaseUrl });
+    const api = client(service.url, network.apiKey);
+    const settings = async () => (await gql(api, "{ network { timeZone autoStopAfterHours } }")).data.network;
+    // The key is admitted (and kept) before the change: the change must reach the kept scope.
+    expect(await settings()).toEqual({ timeZone: "UTC", autoStopAfterHours: null });
     const set = admin("--time-zone", "Europe/Berlin", "--auto-stop-after", "10");
     expect({ status: set.status, stderr: set.stderr }).toEqual({ status: 0, stderr: "" });
     expect(JSON.parse(set.stdout).network).toEqual(expect.objectContaining({ timeZone: "Europe/Berlin", autoStopAfterHours: 10 }));
-    const api = client(service.url, network.apiKey);
-    expect((await gql(api, "{ network { timeZone autoStopAfterHours } }")).data.network).toEqual({ timeZone: "Europe/Berlin", autoStopAfterHours: 10 });
+    // PostgreSQL announces the change asynchronously: it arrives within moments.
+    let seen = await settings();
+    for (let tries = 0; tries < 50 && seen.timeZone === "UTC"; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await settings();
+    }
+    expect(seen).toEqual({ timeZone: "Europe/Berlin", autoStopAfterHours: 10 });
     const off = admin("--auto-stop-after", "off");
     expect(JSON.parse(off.stdout).network.autoStopAfterHours).toBeNull();
     const bad = admin("--time-zone", "Mars/Olympus");

@@ -2,22 +2,32 @@
 // does: the route table and its overlays match one to one, every route is in the served
 // /openapi.json with its method (and HEAD where GET is served), every path documents 404 and 405
 // with the Allow header the router really sends, every $ref resolves, the schemas the REST routes
-// pass through agree with the GraphQL types (schema.graphql), and the plate's pattern accepts
-// exactly the plates the server accepts. Needs no database.
-import fs from "node:fs";
-import path from "node:path";
+// pass through agree with the GraphQL types as REST sees them (src/rest/sofa.ts restView: the
+// schema without the fields marked restOmitted), every GET route's query parameters are its
+// operation's arguments, and the plate's pattern accepts exactly the plates the server accepts.
+// Needs no database.
 import fc from "fast-check";
-import { buildSchema, getNamedType, isListType, isNonNullType, isObjectType, type GraphQLObjectType, type GraphQLOutputType } from "graphql";
+import {
+  getNamedType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+} from "graphql";
 import type { Database } from "../src/db/client";
 import { vehicleFields } from "../src/model/vehicleFields";
 import { vehicleChanges } from "../src/resolvers/vehicleInput";
 import { publicOverlays, restOverlays } from "../src/rest/openapi/overlays";
 import { overlayMismatches, routeKey } from "../src/rest/openapi/paths";
-import type { OpenApiDocument, Operation, Reference, Response, Schema } from "../src/rest/openapi/types";
+import type { OpenApiDocument, Operation, Parameter, Reference, Response, Schema } from "../src/rest/openapi/types";
 import { createRouter } from "../src/rest/router";
 import { restRouteTable } from "../src/rest/routes";
+import { restView } from "../src/rest/sofa";
+import { schema as fullSchema } from "../src/schema";
 import { isPublicPath, publicEndpoints } from "../src/server/publicEndpoints";
-import { repoRoot } from "./support/process";
 
 /** The public endpoints without a database: /openapi.json and the 405s need none. */
 const servePublic = publicEndpoints({} as Database);
@@ -275,48 +285,79 @@ describe("operations as the route table has them", () => {
   });
 });
 
-describe("schemas against the GraphQL types (schema.graphql)", () => {
-  const sdl = buildSchema(fs.readFileSync(path.join(repoRoot, "schema.graphql"), "utf8"));
+/** The schema as the REST routes see and answer it (src/rest/sofa.ts), built from the real schema object. */
+const view = restView(fullSchema);
+
+/** A root field of the REST view: "Query.vehicles". */
+function operationField(operation: string) {
+  const [root, fieldName] = operation.split(".");
+  const rootType = root === "Query" ? view.getQueryType()! : view.getMutationType()!;
+  const field = rootType.getFields()[fieldName];
+  if (!field) throw new Error(`${operation} is not in the REST view of the schema`);
+  return field;
+}
+
+describe("schemas against the GraphQL types as REST sees them (restView)", () => {
   const jsonTypes: Record<string, string> = { Int: "integer", Float: "number", String: "string", ID: "string", Boolean: "boolean", DateTime: "string" };
 
-  /** The component schema agrees with the GraphQL object type: the same fields, all present, null where GraphQL allows it. */
+  /** The JSON types a property allows besides null (a $ref or a oneOf with null: none of its own). */
+  const typesOf = (property: Schema) => [property.type].flat().filter((type) => type !== undefined && type !== "null");
+
+  /**
+   * The property agrees with the GraphQL type: null exactly where GraphQL allows it (as `type: [..., "null"]`,
+   * or an object as `oneOf: [{$ref}, {type: "null"}]`), lists as arrays of their items, objects as $refs to
+   * schemas that agree in turn, enums as strings of their values, scalars as their JSON types.
+   */
+  function agreeType(where: string, property: Schema, type: GraphQLOutputType, seen: Set<string>) {
+    const nullable = !isNonNullType(type);
+    const inner = isNonNullType(type) ? type.ofType : type;
+    if (isObjectType(inner)) {
+      let ref: Schema = property;
+      if (nullable) {
+        expect({ where, oneOf: property.oneOf }).toEqual({ where, oneOf: [{ $ref: expect.any(String) }, { type: "null" }] });
+        ref = (property.oneOf as Schema[])[0];
+      } else {
+        expect({ where, keys: Object.keys(property).filter((key) => key !== "description") }).toEqual({ where, keys: ["$ref"] });
+      }
+      agree(schemaName(ref), inner, seen);
+      return;
+    }
+    expect({ where, nullable: [property.type].flat().includes("null") }).toEqual({ where, nullable });
+    expect({ where, oneOf: property.oneOf }).toEqual({ where, oneOf: undefined });
+    if (isListType(inner)) {
+      expect({ where, type: typesOf(property) }).toEqual({ where, type: ["array"] });
+      agreeType(`${where}[]`, property.items as Schema, inner.ofType, seen);
+    } else if (isEnumType(inner)) {
+      const values = inner.getValues().map((value) => value.name);
+      expect({ where, type: typesOf(property), enum: property.enum }).toEqual({ where, type: ["string"], enum: nullable ? [...values, null] : values });
+    } else {
+      expect({ where, type: typesOf(property) }).toEqual({ where, type: [jsonTypes[getNamedType(inner).name]] });
+      if (inner.name === "DateTime") expect({ where, format: property.format }).toEqual({ where, format: "date-time" });
+    }
+  }
+
+  /** The component schema agrees with the GraphQL object type: the same fields, all present, each agreeing. */
   function agree(name: string, type: GraphQLObjectType, seen: Set<string>) {
+    expect({ schema: name }).toEqual({ schema: type.name });
     if (seen.has(name)) return;
     seen.add(name);
     const schema = document.components.schemas[name] as Schema & { properties: Record<string, Schema>; required: string[] };
     const fields = Object.values(type.getFields());
     expect({ name, properties: Object.keys(schema.properties).sort() }).toEqual({ name, properties: fields.map((field) => field.name).sort() });
     expect({ name, required: [...schema.required].sort() }).toEqual({ name, required: fields.map((field) => field.name).sort() });
-    for (const field of fields) {
-      const where = `${name}.${field.name}`;
-      let property = schema.properties[field.name];
-      let fieldType: GraphQLOutputType = isNonNullType(field.type) ? field.type.ofType : field.type;
-      expect({ where, nullable: [property.type].flat().includes("null") }).toEqual({ where, nullable: !isNonNullType(field.type) });
-      if (isListType(fieldType)) {
-        expect({ where, type: property.type }).toEqual({ where, type: "array" });
-        property = property.items as Schema;
-        fieldType = getNamedType(fieldType);
-      }
-      if (isObjectType(fieldType)) agree(schemaName(property), fieldType, seen);
-      else {
-        const types = [property.type].flat().filter((type) => type !== "null");
-        expect({ where, type: types }).toEqual({ where, type: [jsonTypes[getNamedType(fieldType).name]] });
-      }
-    }
+    for (const field of fields) agreeType(`${name}.${field.name}`, schema.properties[field.name], field.type, seen);
   }
 
   test("what each route passes through is its operation's GraphQL type, field by field", () => {
     const seen = new Set<string>();
     for (const route of restRouteTable) {
       if (route.does.kind === "none") continue;
-      const [root, fieldName] = route.operation.split(".");
-      const rootType = root === "Query" ? sdl.getQueryType()! : sdl.getMutationType()!;
-      let type = getNamedType(rootType.getFields()[fieldName].type) as GraphQLObjectType;
+      let type = getNamedType(operationField(route.operation).type) as GraphQLObjectType;
       const operation = (document.paths[route.path] as Record<string, Operation>)[route.method.toLowerCase()];
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))![1];
       let schema = resolve<Response>(success).content!["application/json"].schema as Schema;
       if (route.does.kind === "page") {
-        // Laravel's page: GraphQL's page of vehicles, reshaped, with the vehicles as they are.
+        // Laravel's page: GraphQL's page, reshaped, with its items as they are.
         type = getNamedType(type.getFields().data.type) as GraphQLObjectType;
         schema = resolve<Schema>(schema as Schema).properties as Schema;
         schema = (schema.data as Schema).items as Schema;
@@ -326,7 +367,73 @@ describe("schemas against the GraphQL types (schema.graphql)", () => {
       expect({ route: routeKey(route), schema: schemaName(schema) }).toEqual({ route: routeKey(route), schema: type.name });
       agree(type.name, type, seen);
     }
-    expect([...seen].sort()).toEqual(expect.arrayContaining(["ActiveUser", "ActiveUsers", "DutytimeStatus", "RecordCount", "Vehicle"]));
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining(["ActiveUser", "ActiveUsers", "DailyCount", "DailyCounts", "DutyHoursReport", "DutytimeEntry", "DutytimeStatus", "Officer", "RecordCount", "Vehicle"]),
+    );
+  });
+
+  test("REST's view omits exactly the fields marked restOmitted, and the document names none of them", () => {
+    const omitted = (schema: typeof fullSchema) =>
+      Object.values(schema.getTypeMap())
+        .filter((type): type is GraphQLObjectType => isObjectType(type) && !type.name.startsWith("__"))
+        .flatMap((type) => Object.values(type.getFields()).map((field) => ({ type: type.name, field: field.name, marked: field.extensions?.restOmitted === true })));
+    const inView = new Set(omitted(view).map(({ type, field }) => `${type}.${field}`));
+    const marked = omitted(fullSchema).filter((entry) => entry.marked).map(({ type, field }) => `${type}.${field}`);
+    const missing = omitted(fullSchema).filter(({ type, field }) => !inView.has(`${type}.${field}`)).map(({ type, field }) => `${type}.${field}`);
+    expect(marked).toEqual(expect.arrayContaining(["Officer.dutySeconds", "Officer.dutytime"]));
+    expect(missing.sort()).toEqual(marked.sort());
+    for (const name of marked) {
+      const [type, field] = name.split(".");
+      const component = document.components.schemas[type] as { properties?: Record<string, unknown> } | undefined;
+      expect({ name, documented: component?.properties !== undefined && field in component.properties }).toEqual({ name, documented: false });
+    }
+  });
+});
+
+describe("query parameters of GET routes", () => {
+  const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  const jsonTypes: Record<string, string> = { Int: "integer", Float: "number", String: "string", ID: "string", Boolean: "boolean", DateTime: "string" };
+
+  /** What a query parameter of this argument's type looks like: a repeated parameter for a list, an enum's values. */
+  function parameterShape(type: GraphQLInputType): Schema {
+    const inner = isNonNullType(type) ? type.ofType : type;
+    if (isListType(inner)) return { type: "array", items: parameterShape(inner.ofType) };
+    if (isEnumType(inner)) return { type: "string", enum: inner.getValues().map((value) => value.name).sort() };
+    return { type: jsonTypes[getNamedType(inner).name] };
+  }
+  const shapeOf = (schema: Schema | Reference): Schema => {
+    const resolved = resolve<Schema>(schema as Schema);
+    return {
+      type: resolved.type,
+      ...(resolved.items !== undefined && { items: shapeOf(resolved.items as Schema) }),
+      ...(resolved.enum !== undefined && { enum: [...(resolved.enum as string[])].sort() }),
+    };
+  };
+
+  test("every GET route's query parameters are its operation's arguments the path does not give: snake_case, plus the GraphQL name as alias", () => {
+    const gets = restRouteTable.filter((route) => route.method === "GET");
+    expect(gets.map(routeKey)).toEqual(expect.arrayContaining(["GET /vehicles", "GET /officers", "GET /statistics/missions/per-day", "GET /statistics/files/per-day"]));
+    const documentedAll: unknown[] = [];
+    const expectedAll: unknown[] = [];
+    for (const route of gets) {
+      const where = routeKey(route);
+      const fromPath = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map(([, segment]) => route.arguments?.[segment] ?? segment));
+      const args = operationField(route.operation).args.filter((arg) => !fromPath.has(arg.name));
+      const expected = args.flatMap((arg) => {
+        const shape = parameterShape(arg.type);
+        const main = { name: snakeCase(arg.name), required: isNonNullType(arg.type), shape };
+        return arg.name === main.name ? [main] : [main, { name: arg.name, required: false, shape }];
+      });
+      const documented = (((document.paths[route.path] as Record<string, Operation>).get.parameters ?? []) as (Parameter | Reference)[])
+        .map((parameter) => resolve<Parameter>(parameter))
+        .filter((parameter) => parameter.in === "query")
+        .map((parameter) => ({ name: parameter.name, required: parameter.required === true, shape: shapeOf(parameter.schema) }));
+      const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+      documentedAll.push({ where, parameters: documented.sort(byName) });
+      expectedAll.push({ where, parameters: expected.sort(byName) });
+    }
+    // GET /vehicles/{vehicle}: the path gives `id` (`arguments: { vehicle: "id" }`), so it is no query parameter.
+    expect(documentedAll).toEqual(expectedAll);
   });
 });
 

@@ -2,7 +2,7 @@
 // the instants they begin and end at. Luxon knows the IANA zones' rules, so a day of a
 // daylight-saving change is 23 or 25 hours long and ends at the next local midnight.
 import { DateTime, IANAZone } from "luxon";
-import type { Validator } from "./validation";
+import { messages, type Validator } from "./validation";
 
 export const groupings = ["DAY", "WEEK", "MONTH"] as const;
 export type Grouping = (typeof groupings)[number];
@@ -27,31 +27,37 @@ const timeZoneMaxLength = 64;
 /** The zone's canonical IANA name, or a failure on `field` (UTC for "utc", as Luxon names it). */
 export function checkTimeZone(check: Validator, field: string, zone: string): string {
   if (zone.length <= timeZoneMaxLength && !zone.includes("\u0000") && IANAZone.isValidZone(zone)) return IANAZone.create(zone).name;
-  check.fail(field, `The ${field} field must be an IANA time zone, e.g. Europe/Berlin or UTC.`);
+  check.fail(field, messages.timeZone(field));
   return "UTC";
 }
 
 /**
- * The range [from, to) checked into `check`: from before to, and at most maxPeriods periods of
- * the grouping (a rough bound first, so a range of centuries costs nothing to refuse).
+ * The periods of the grouping in the zone that meet [from, to), in order, cut to the range;
+ * checked into `check`: from before to, and at most maxPeriods periods (a rough bound first, so
+ * a range of centuries costs nothing to refuse).
  */
-export function checkRange(check: Validator, from: Date, to: Date, grouping: Grouping): void {
+export function periodsIn(check: Validator, from: Date, to: Date, grouping: Grouping, zone: string): Period[] {
   if (to.getTime() <= from.getTime()) {
     check.fail("to", "The to field must be a date after from.");
-    return;
+    return [];
   }
   const days = (to.getTime() - from.getTime()) / 86_400_000;
-  const periods = grouping === "DAY" ? days : grouping === "WEEK" ? days / 7 : days / 28;
-  if (periods > maxPeriods + 1) check.fail("to", `The range from from to to must hold at most ${maxPeriods} periods (${grouping.toLowerCase()}s).`);
+  const roughPeriods = grouping === "DAY" ? days : grouping === "WEEK" ? days / 7 : days / 31;
+  const periods = roughPeriods > maxPeriods + 1 ? null : periodsOf(from, to, grouping, zone);
+  if (periods === null || periods.length > maxPeriods) {
+    check.fail("to", `The to field must be closer to from: a report holds at most ${maxPeriods} ${unitOf[grouping]}s.`);
+    return [];
+  }
+  return periods;
 }
 
-/** The periods of the grouping in the zone that meet [from, to), in order, cut to the range. */
-export function periodsOf(from: Date, to: Date, grouping: Grouping, zone: string): Period[] {
+/** The periods that meet [from, to), however many (callers bound the range first). */
+function periodsOf(from: Date, to: Date, grouping: Grouping, zone: string): Period[] {
   const unit = unitOf[grouping];
   const periods: Period[] = [];
   // startOf("week") is Monday: Luxon's weeks are ISO weeks unless locale weeks are asked for.
   let start = DateTime.fromJSDate(from, { zone }).startOf(unit);
-  while (start.toMillis() < to.getTime() && periods.length <= maxPeriods) {
+  while (start.toMillis() < to.getTime()) {
     // Adding a calendar unit keeps the local time: the next local midnight, whatever the day's length.
     const next = start.plus({ [unit]: 1 }).startOf(unit);
     periods.push({
@@ -63,4 +69,3 @@ export function periodsOf(from: Date, to: Date, grouping: Grouping, zone: string
   }
   return periods;
 }
-

@@ -3,7 +3,7 @@
 // ./calendar.ts.
 import type { Context } from "../context";
 import type { OfficerEntry } from "../db/store";
-import { checkRange, checkTimeZone, periodsOf, type Grouping, type Period } from "./calendar";
+import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
@@ -56,7 +56,7 @@ function checkArgs(ctx: Context, args: DutyHoursArgs) {
   const to = args.to ?? ctx.now();
   const groupBy = args.groupBy ?? "DAY";
   const timeZone = checkTimeZone(check, "timeZone", args.timeZone ?? ctx.network.timeZone);
-  checkRange(check, args.from, to, groupBy);
+  const periods = periodsIn(check, args.from, to, groupBy, timeZone);
   const identifiers = [...new Set(args.identifiers ?? [])];
   if (identifiers.length > maxReportIdentifiers) check.fail("identifiers", `The identifiers field must not have more than ${maxReportIdentifiers} items.`);
   else for (const identifier of identifiers) {
@@ -64,7 +64,7 @@ function checkArgs(ctx: Context, args: DutyHoursArgs) {
     if (fault) check.fail("identifiers", fault);
   }
   check.throwIfInvalid();
-  return { to, groupBy, timeZone, identifiers: args.identifiers ? identifiers : null };
+  return { to, groupBy, timeZone, periods, identifiers: args.identifiers ? identifiers : null };
 }
 
 /** The report's officers: those named (each of them must exist), else every officer with entries. */
@@ -81,11 +81,10 @@ async function officersOf(ctx: Context, identifiers: string[] | null) {
 }
 
 export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<DutyHoursReport> {
-  const { to, groupBy, timeZone, identifiers } = checkArgs(ctx, args);
+  const { to, groupBy, timeZone, periods, identifiers } = checkArgs(ctx, args);
   const named = await officersOf(ctx, identifiers);
   await endStaleEntries(ctx);
   const now = ctx.now();
-  const periods = periodsOf(args.from, to, groupBy, timeZone);
   const counted = new Date(Math.min(to.getTime(), now.getTime()));
   const entries =
     counted > args.from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null) : [];

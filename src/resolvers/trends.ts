@@ -4,7 +4,7 @@
 // timestampAvailable false, never zeros.
 import type { Context } from "../context";
 import type { RecordKind } from "../db/store";
-import { checkRange, checkTimeZone, periodsOf, type Period } from "./calendar";
+import { checkTimeZone, periodsIn, type Period } from "./calendar";
 import { isDatabaseUnavailable } from "./databaseErrors";
 import { Validator } from "./validation";
 
@@ -83,9 +83,9 @@ export async function recordsPerDay(ctx: Context, kind: RecordKind, args: TrendA
   const check = new Validator();
   const to = args.to ?? ctx.now();
   const timeZone = checkTimeZone(check, "timeZone", args.timeZone ?? ctx.network.timeZone);
-  checkRange(check, args.from, to, "DAY");
+  const periods = periodsIn(check, args.from, to, "DAY", timeZone);
   check.throwIfInvalid();
-  const days = periodsOf(args.from, to, "DAY", timeZone).map((day) => ({ ...day, count: 0 }));
+  const days = periods.map((day) => ({ ...day, count: 0 }));
   try {
     const unknown = await countPerDay(ctx, kind, args.from, to, days);
     return { timeZone, timestampAvailable: true, days, unknown };

@@ -19,6 +19,7 @@ export const messages = {
     `The ${attribute(field)} field must be between ${min} and ${max}.`,
   min: (field: string, min: number) => `The ${attribute(field)} field must be at least ${min}.`,
   date: (field: string) => `The ${attribute(field)} field must be a valid date in the format YYYY-MM-DD.`,
+  timeZone: (field: string) => `The ${attribute(field)} field must be an IANA time zone, e.g. Europe/Berlin or UTC.`,
   dateTime: (field: string) =>
     `The ${attribute(field)} field must be an ISO-8601 date and time with a time zone, e.g. 2026-11-21T22:10:00Z.`,
   oneOf: (field: string, values: readonly string[]) =>

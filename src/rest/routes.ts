@@ -80,6 +80,10 @@ export const restRouteTable: readonly RouteSpec[] = [
   { method: "GET", path: "/statistics/files/per-day", operation: "Query.filesPerDay", does: { kind: "plain" } },
 ];
 
+/** The names of the operation's arguments a route's path gives. */
+export const pathArgumentNames = (spec: Pick<RouteSpec, "path" | "arguments">): ReadonlySet<string> =>
+  new Set([...spec.path.matchAll(/\{(\w+)\}/g)].map(([, segment]) => spec.arguments?.[segment] ?? segment));
+
 /** The operations the REST routes run, for SOFA's configuration. */
 export const restOperations = restRouteTable.map((route) => route.operation);
 
@@ -96,10 +100,6 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   /** The operation's arguments from the path's segments. */
   const pathArguments = (spec: RouteSpec, params: PathParams) =>
     Object.fromEntries(Object.entries(params).map(([segment, value]) => [spec.arguments?.[segment] ?? segment, value]));
-
-  /** The names of the arguments the path gives. */
-  const pathArgumentNames = (spec: RouteSpec) =>
-    new Set([...spec.path.matchAll(/\{(\w+)\}/g)].map(([, segment]) => spec.arguments?.[segment] ?? segment));
 
   async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
     const result = await callSofa(spec.operation, variables, rest.network);

@@ -4,7 +4,7 @@
 // path parameters (from the path template), the errors every route shares, 404 and 405 with
 // `Allow` on every path, and a HEAD operation wherever GET is served (as src/rest/router.ts
 // answers). Building fails at module load when routes, overlays and components disagree.
-import { restRouteTable } from "../routes";
+import { pathArgumentNames, restRouteTable } from "../routes";
 import { restSchema } from "./schemas";
 import { queryParametersOf } from "./fromGraphQL";
 import { parameters, requestBodies, responses } from "./components";
@@ -91,8 +91,9 @@ function pathParameters(path: string): Reference[] {
 
 interface Documented extends DocumentedRoute {
   overlay: Overlay;
-  /** Its GraphQL operation (REST routes). */
+  /** Its GraphQL operation (REST routes), and the argument each path segment gives where their names differ. */
   operation?: RestRoute["operation"];
+  arguments?: RestRoute["arguments"];
   status: number;
   readsBody: boolean;
   /** REST routes: the key, 401, 429, 503. The public endpoints: none of them. */
@@ -111,8 +112,7 @@ function queryParameters(route: Documented): (Parameter | Reference)[] | undefin
   if (route.method !== "GET" || !route.operation) return undefined;
   const [root, field] = route.operation.split(".") as ["Query" | "Mutation", string];
   const rootType = root === "Query" ? restSchema.getQueryType()! : restSchema.getMutationType()!;
-  const fromPath = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
-  const derived = queryParametersOf(rootType.getFields()[field].args, fromPath);
+  const derived = queryParametersOf(rootType.getFields()[field].args, pathArgumentNames(route));
   return derived.length > 0 ? derived : undefined;
 }
 
@@ -184,6 +184,7 @@ function documentedRoutes(tags: readonly string[]): Documented[] {
     path: route.path,
     overlay: restOverlays[routeKey(route)],
     operation: route.operation,
+    arguments: route.arguments,
     status: successStatus(route.does),
     readsBody: readsBody(route.does),
     authenticated: true,
