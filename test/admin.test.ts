@@ -227,3 +227,26 @@ test("DATABASE_URL names the database instead of DATA_DIR", async () => {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("--help lists every command, <command> --help its options, a line each; typos name the nearest command or option", async () => {
+  const env = { DATA_DIR: dataDir };
+  const [help, commandHelp, typoCommand, typoOption, misplaced, missing] = await Promise.all([
+    admin(["--help"], env),
+    admin(["network", "set", "--help"], env),
+    admin(["network", "creat", "--name", "X", "--identifier-type", "steam"], env),
+    admin(["network", "create", "--nmae", "X", "--identifier-type", "steam"], env),
+    admin(["officer", "add", "--network", String(networkId), "--grace", "5", "--identifier", "steam:1", "--name", "X"], env),
+    admin(["officer", "remove", "--network", String(networkId)], env),
+  ]);
+  expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
+  for (const command of ["network create", "network regenerate-key", "network list", "network set", "officer add", "officer rename", "officer remove"]) {
+    expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S.*$`, "m"));
+  }
+  expect(commandHelp.code).toBe(0);
+  expect(commandHelp.stdout).toMatch(/^Usage: admin network set --network ID \[--time-zone ZONE\] \[--auto-stop-after HOURS\|off\]$/m);
+  for (const option of ["--network ID", "--time-zone ZONE", "--auto-stop-after HOURS|off"]) expect(commandHelp.stdout).toMatch(new RegExp(`^  ${option.replace(/[|]/g, "\\|")} +\\S`, "m"));
+  expectFailure(typoCommand, /Unknown command "network creat"\. Did you mean "network create"\?/);
+  expectFailure(typoOption, /Unknown option --nmae\. Did you mean --name\?/);
+  expectFailure(misplaced, /--grace is not an option of officer add\./);
+  expectFailure(missing, /--identifier is required\./);
+});

@@ -9,33 +9,19 @@ import type { Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
 import { AdminError } from "./adminError";
 import { createNetwork, listNetworks, regenerateNetworkKey, updateNetworkSettings } from "./networks";
+import { commandFault, commandHelp, isCommand, nearest, optionFaults, optionTable, usage, type CommandName, type OptionName } from "./commands";
 
-const usage = `Usage:
-  admin network create --name NAME --identifier-type TYPE [--grace SECONDS]
-  admin network regenerate-key --network ID [--grace SECONDS]
-  admin network list
-  admin network set --network ID [--time-zone ZONE] [--auto-stop-after HOURS|off]
-  admin officer add --network ID --identifier TYPE:VALUE --name NAME
-  admin officer rename --network ID --identifier TYPE:VALUE --name NAME
-  admin officer remove --network ID --identifier TYPE:VALUE
-Honours DATABASE_URL and DATA_DIR like the server.`;
-
+/** What the parser knows: every option of the tables (as text), and --help. */
 const optionSpec = {
-  name: { type: "string" },
-  "identifier-type": { type: "string" },
-  grace: { type: "string" },
-  network: { type: "string" },
-  identifier: { type: "string" },
-  "time-zone": { type: "string" },
-  "auto-stop-after": { type: "string" },
+  ...(Object.fromEntries(Object.keys(optionTable).map((option) => [option, { type: "string" }])) as Record<OptionName, { type: "string" }>),
   help: { type: "boolean", short: "h" },
 } as const;
 
-type Options = ReturnType<typeof parseArgs<{ options: typeof optionSpec; allowPositionals: true }>>["values"];
+type Options = Partial<Record<OptionName, string>> & { help?: boolean };
 
-function required(options: Options, name: keyof Options): string {
+function required(options: Options, name: OptionName, command: CommandName): string {
   const value = options[name];
-  if (typeof value !== "string" || value === "") throw new AdminError(`--${name} is required.\n\n${usage}`, 2);
+  if (typeof value !== "string" || value === "") throw new AdminError(`--${name} is required.\n\n${commandHelp(command)}`, 2);
   return value;
 }
 
@@ -45,8 +31,8 @@ function wholeNumber(text: string, flag: string, min: number): number {
 }
 
 /** What the rules of a request get: the network of --network, as a request of its key would. */
-async function networkContext(db: Database, options: Options, now: Date): Promise<Context> {
-  const networkId = wholeNumber(required(options, "network"), "--network", 1);
+async function networkContext(db: Database, options: Options, now: Date, command: CommandName): Promise<Context> {
+  const networkId = wholeNumber(required(options, "network", command), "--network", 1);
   const network = await db.prisma.network.findUnique({ where: { id: networkId } });
   if (!network) throw new AdminError(`No network with id ${networkId}.`);
   return { db, network, now: () => now };
@@ -56,35 +42,35 @@ const officerView = (officer: Officer) => ({
   officer: { ...officer, createdAt: officer.createdAt.toISOString(), removedAt: officer.removedAt?.toISOString() ?? null },
 });
 
-async function run(command: string, options: Options, db: Database): Promise<unknown> {
+async function run(command: CommandName, options: Options, db: Database): Promise<unknown> {
   const now = new Date();
   const grace = options.grace === undefined ? undefined : wholeNumber(options.grace, "--grace", 0);
   switch (command) {
     case "network create":
       return createNetwork(
         db.prisma,
-        { name: required(options, "name"), identifierType: required(options, "identifier-type"), graceSeconds: grace ?? 0 },
+        { name: required(options, "name", command), identifierType: required(options, "identifier-type", command), graceSeconds: grace ?? 0 },
         now,
       );
     case "network regenerate-key":
-      return regenerateNetworkKey(db, wholeNumber(required(options, "network"), "--network", 1), grace, now);
+      return regenerateNetworkKey(db, wholeNumber(required(options, "network", command), "--network", 1), grace, now);
     case "network list":
       return listNetworks(db.prisma, now);
     case "network set": {
       const hours = options["auto-stop-after"];
-      return updateNetworkSettings(db.prisma, wholeNumber(required(options, "network"), "--network", 1), {
+      return updateNetworkSettings(db.prisma, wholeNumber(required(options, "network", command), "--network", 1), {
         timeZone: options["time-zone"],
         autoStopAfterHours: hours === undefined ? undefined : hours === "off" ? null : wholeNumber(hours, "--auto-stop-after", 1),
       });
     }
     case "officer add":
-      return officerView(await addOfficer(await networkContext(db, options, now), { identifier: required(options, "identifier"), name: required(options, "name") }));
+      return officerView(await addOfficer(await networkContext(db, options, now, command), { identifier: required(options, "identifier", command), name: required(options, "name", command) }));
     case "officer rename":
-      return officerView(await renameOfficer(await networkContext(db, options, now), required(options, "identifier"), required(options, "name")));
+      return officerView(await renameOfficer(await networkContext(db, options, now, command), required(options, "identifier", command), required(options, "name", command)));
     case "officer remove":
-      return officerView(await removeOfficer(await networkContext(db, options, now), required(options, "identifier")));
+      return officerView(await removeOfficer(await networkContext(db, options, now, command), required(options, "identifier", command)));
     default:
-      throw new AdminError(`Unknown command "${command}".\n\n${usage}`, 2);
+      throw new AdminError(commandFault(command), 2);
   }
 }
 
@@ -97,24 +83,45 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function main(argv: string[]): Promise<number> {
+/** The command line checked: known options only, each one the command takes; or what to say and the exit code. */
+function commandLine(argv: string[]): { command: CommandName; options: Options } | { say: string; to: "stdout" | "stderr"; code: number } {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: optionSpec, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: optionSpec, allowPositionals: true, strict: false, tokens: true });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
-    return 2;
+    return { say: `${(error as Error).message}\n\n${usage()}`, to: "stderr", code: 2 };
   }
-  if (parsed.values.help || parsed.positionals.length === 0) {
-    (parsed.values.help ? process.stdout : process.stderr).write(`${usage}\n`);
-    return parsed.values.help ? 0 : 2;
+  const known = Object.keys(optionSpec);
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || known.includes(token.name)) continue;
+    const suggestion = nearest(token.name, known);
+    return { say: `Unknown option ${token.rawName}.${suggestion ? ` Did you mean --${suggestion}?` : ""}`, to: "stderr", code: 2 };
   }
+  const options = parsed.values as Options;
   const command = parsed.positionals.join(" ");
+  if (command === "") return options.help ? { say: usage(), to: "stdout", code: 0 } : { say: usage(), to: "stderr", code: 2 };
+  if (!isCommand(command)) return { say: `${commandFault(command)}\n\n${usage()}`, to: "stderr", code: 2 };
+  if (options.help) return { say: commandHelp(command), to: "stdout", code: 0 };
+  const faults = optionFaults(command, Object.keys(options));
+  for (const [option, value] of Object.entries(options)) {
+    if (option !== "help" && typeof value !== "string") faults.push(`--${option} needs a value: --${option} ${optionTable[option as OptionName].value}.`);
+  }
+  if (faults.length > 0) return { say: `${faults.join("\n")}\n\n${commandHelp(command)}`, to: "stderr", code: 2 };
+  return { command, options };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const line = commandLine(argv);
+  if ("say" in line) {
+    (line.to === "stdout" ? process.stdout : process.stderr).write(`${line.say}\n`);
+    return line.code;
+  }
+  const { command, options } = line;
   const settings = readSettings();
   await migrate(settings.databaseUrl);
   const db = await openDatabase(settings.databaseUrl);
   try {
-    const result = await run(command, parsed.values, db);
+    const result = await run(command, options, db);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -1,0 +1,107 @@
+// The admin command's commands and options, declared once: the usage, each command's --help, the
+// parser's option list and the checks of a command line (unknown or misplaced options, with the
+// nearest known name) all derive from these two tables.
+
+export const optionTable = {
+  name: { value: "NAME", description: "the network's or officer's name" },
+  "identifier-type": { value: "TYPE", description: "the connector's identifier type, e.g. steam: identifiers are TYPE:VALUE" },
+  grace: { value: "SECONDS", description: "how long replaced keys stay valid (default: the network's, set at create)" },
+  network: { value: "ID", description: "the network's id (see network list)" },
+  identifier: { value: "TYPE:VALUE", description: "the officer's identifier" },
+  "time-zone": { value: "ZONE", description: "IANA time zone of the network's reports, e.g. Europe/Berlin" },
+  "auto-stop-after": { value: "HOURS|off", description: "end dutytime entries left open longer than this" },
+} as const;
+
+export type OptionName = keyof typeof optionTable;
+
+interface CommandSpec {
+  summary: string;
+  required: OptionName[];
+  optional: OptionName[];
+}
+
+export const commandTable = {
+  "network create": { summary: "create a network and print its first API key", required: ["name", "identifier-type"], optional: ["grace"] },
+  "network regenerate-key": { summary: "print a new API key; the old ones end now or after --grace", required: ["network"], optional: ["grace"] },
+  "network list": { summary: "list networks with their key prefixes and whether each key is valid", required: [], optional: [] },
+  "network set": { summary: "change a network's report time zone or auto-stop rule", required: ["network"], optional: ["time-zone", "auto-stop-after"] },
+  "officer add": { summary: "add an officer (a removed one comes back with its history)", required: ["network", "identifier", "name"], optional: [] },
+  "officer rename": { summary: "rename an officer", required: ["network", "identifier", "name"], optional: [] },
+  "officer remove": { summary: "remove an officer; its hours stay in past reports", required: ["network", "identifier"], optional: [] },
+} satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof commandTable;
+
+const commandNames = Object.keys(commandTable) as CommandName[];
+const spec = (command: CommandName): CommandSpec => commandTable[command];
+
+const synopsis = (command: CommandName) =>
+  [
+    `admin ${command}`,
+    ...spec(command).required.map((option) => `--${option} ${optionTable[option].value}`),
+    ...spec(command).optional.map((option) => `[--${option} ${optionTable[option].value}]`),
+  ].join(" ");
+
+/** Every command, a line each. */
+export function usage(): string {
+  const width = Math.max(...commandNames.map((command) => command.length));
+  return [
+    "Usage: npm run --silent admin -- <command> [options]   (JSON on stdout)",
+    "",
+    ...commandNames.map((command) => `  ${command.padEnd(width)}  ${spec(command).summary}`),
+    "",
+    "admin <command> --help lists its options. DATABASE_URL and DATA_DIR name the database, as for the server.",
+  ].join("\n");
+}
+
+/** One command's synopsis and options, a line each. */
+export function commandHelp(command: CommandName): string {
+  const options = [...spec(command).required, ...spec(command).optional];
+  const width = Math.max(0, ...options.map((option) => option.length + optionTable[option].value.length + 3));
+  return [
+    `Usage: ${synopsis(command)}`,
+    `  ${spec(command).summary}`,
+    ...(options.length > 0 ? ["", "Options:"] : []),
+    ...options.map((option) => `  ${`--${option} ${optionTable[option].value}`.padEnd(width)}  ${optionTable[option].description}${spec(command).required.includes(option) ? " (required)" : ""}`),
+  ].join("\n");
+}
+
+/** Edit distance: insertions, deletions and substitutions. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** The known name nearest to `word`, if it is near enough to be a typo (or `word` is its start). */
+export function nearest(word: string, known: readonly string[]): string | null {
+  const ranked = known.map((name) => ({ name, distance: name.startsWith(word) && word.length > 0 ? 0 : distance(word, name) })).sort((a, b) => a.distance - b.distance);
+  const best = ranked[0];
+  return best && best.distance <= Math.max(2, Math.floor(best.name.length / 3)) ? best.name : null;
+}
+
+export const isCommand = (command: string): command is CommandName => command in commandTable;
+
+/** What is wrong with the options of a command line: ones the command does not take, required ones missing. */
+export function optionFaults(command: CommandName, given: readonly string[]): string[] {
+  const takes: string[] = [...spec(command).required, ...spec(command).optional];
+  const missing = spec(command).required.filter((option) => !given.includes(option)).map((option) => `--${option} is required.`);
+  return given
+    .filter((option) => option !== "help" && !takes.includes(option))
+    .map((option) => {
+      const suggestion = nearest(option, takes) ?? nearest(option, Object.keys(optionTable));
+      const known = option in optionTable ? `--${option} is not an option of ${command}.` : `Unknown option --${option}.`;
+      return suggestion && suggestion !== option ? `${known} Did you mean --${suggestion}?` : known;
+    })
+    .concat(missing);
+}
+
+/** What to say of an unknown command. */
+export function commandFault(command: string): string {
+  const suggestion = nearest(command, commandNames);
+  return `Unknown command "${command}".${suggestion ? ` Did you mean "${suggestion}"?` : ""}`;
+}
