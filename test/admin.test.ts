@@ -239,7 +239,7 @@ test("--help lists every command, <command> --help its options, a line each; typ
     admin(["officer", "remove", "--network", String(networkId)], env),
   ]);
   expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
-  for (const command of ["network create", "network regenerate-key", "network list", "network set", "officer add", "officer rename", "officer remove"]) {
+  for (const command of ["network create", "network regenerate-key", "network list", "network set", "officer add", "officer rename", "officer remove", "backup"]) {
     expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S.*$`, "m"));
   }
   expect(commandHelp.code).toBe(0);

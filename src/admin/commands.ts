@@ -10,6 +10,7 @@ export const optionTable = {
   identifier: { value: "TYPE:VALUE", description: "the officer's identifier" },
   "time-zone": { value: "ZONE", description: "IANA time zone of the network's reports, e.g. Europe/Berlin" },
   "auto-stop-after": { value: "HOURS|off", description: "end dutytime entries left open longer than this" },
+  to: { value: "FILE", description: "a new file for the copy" },
 } as const;
 
 export type OptionName = keyof typeof optionTable;
@@ -28,6 +29,7 @@ export const commandTable = {
   "officer add": { summary: "add an officer (a removed one comes back with its history)", required: ["network", "identifier", "name"], optional: [] },
   "officer rename": { summary: "rename an officer", required: ["network", "identifier", "name"], optional: [] },
   "officer remove": { summary: "remove an officer; its hours stay in past reports", required: ["network", "identifier"], optional: [] },
+  backup: { summary: "copy the embedded database, consistent, while the service runs and writes", required: ["to"], optional: [] },
 } satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof commandTable;

@@ -1,4 +1,6 @@
 // The admin command: `npm run --silent admin -- <group> <command> [options]`; JSON on stdout.
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { GraphQLError } from "graphql";
 import { readSettings } from "../config/env";
@@ -69,6 +71,11 @@ async function run(command: CommandName, options: Options, db: Database): Promis
       return officerView(await renameOfficer(await networkContext(db, options, now, command), required(options, "identifier", command), required(options, "name", command)));
     case "officer remove":
       return officerView(await removeOfficer(await networkContext(db, options, now, command), required(options, "identifier", command)));
+    case "backup": {
+      const target = path.resolve(required(options, "to", command));
+      await db.backup(target);
+      return { backup: { file: target, bytes: fs.statSync(target).size } };
+    }
     default:
       throw new AdminError(commandFault(command), 2);
   }

@@ -18,6 +18,7 @@ import { sqliteFilePath } from "./sqlite/filePath";
 import { openSqliteReads } from "./sqlite/reads";
 import { sqliteCommitsOf } from "./sqlite/commits";
 import { writesTakingTurns } from "./sqlite/writeTurns";
+import { backupSqlite } from "./sqlite/backup";
 import { sqliteVehicleStore } from "./sqlite/vehicleStore";
 import { openPostgres } from "./postgres/connect";
 import { postgresReads } from "./postgres/reads";
@@ -52,6 +53,11 @@ export interface Database extends Stores {
   keyChanges: KeyChanges;
   provider: DatabaseProvider;
   url: string;
+  /**
+   * Writes a consistent copy of the database to a new file while it is in use (SQLite); on
+   * PostgreSQL it refuses: its own tools (pg_dump) do that (docs/operations.md).
+   */
+  backup(target: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,7 +100,8 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
       await pipelined.end();
     };
     const read = postgresReads(connections, pipelined);
-    return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, close };
+    const backup = () => Promise.reject(new Error("PostgreSQL is backed up with its own tools: pg_dump (see docs/operations.md)."));
+    return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, backup, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -110,5 +117,6 @@ export async function openDatabase(url: string, pool: PoolSettings = defaultPool
   };
   const { read } = reads;
   const write = writesTakingTurns(adapterWrites(provider, factory.connection));
-  return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, close };
+  const backup = async (target: string) => backupSqlite(file, target);
+  return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, backup, close };
 }
