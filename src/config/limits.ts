@@ -26,7 +26,7 @@ export const limitSpecs = {
   graphqlMaxCost: {
     env: "GRAPHQL_MAX_COST",
     default: 5_000,
-    meaning: "cost of an operation: 1 per field, the fields under `vehicles` once per `perPage`, of other lists 10 times, 400 per write",
+    meaning: "cost of an operation: 1 per field, the fields of a page's items once per `perPage`, of other lists 10 times, 400 per write or report",
   },
   keyMaxOperationsInFlight: {
     env: "KEY_MAX_OPERATIONS_IN_FLIGHT",
@@ -72,6 +72,12 @@ export const limitSpecs = {
  * holds the database (on SQLite, the whole process) about as long as reading a few hundred fields.
  */
 export const writeCost = 400;
+
+/**
+ * The cost of a report (dutyHours, missionsPerDay, filesPerDay): it reads every entry or hour of
+ * its range, up to a year and more, and splits them in JavaScript, as much work as a write.
+ */
+export const reportCost = 400;
 
 /** Bytes of a request body; over it: 413. No valid body comes near it (the longest field holds 5,000 characters). */
 export const maxBodyBytes = 1024 * 1024;

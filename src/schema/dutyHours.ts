@@ -1,5 +1,6 @@
 // The duty hours report: seconds on duty per officer and per day, ISO week or month of a time zone.
 import { builder } from "./builder";
+import { reportCost } from "../config/limits";
 import { groupings } from "../resolvers/calendar";
 import { dutyHours, type DutyHoursReport, type OfficerHours, type PeriodHours } from "../resolvers/dutyHours";
 
@@ -55,6 +56,7 @@ builder.queryFields((t) => ({
       timeZone: t.arg.string({ description: "An IANA time zone, e.g. Europe/Berlin." }),
       identifiers: t.arg.stringList(),
     },
+    complexity: reportCost,
     resolve: (_root, args, ctx) => dutyHours(ctx, args),
   }),
 }));
