@@ -8,13 +8,13 @@ import path from "node:path";
 import { parseFlags, runMain } from "./lib/args";
 import { createDatabase, type BenchDatabase } from "./lib/databases";
 import { runScript, startServer, type RunningChild } from "./lib/processes";
-import type { BenchKeys } from "./seed/keysFile";
+import { networkKey, type BenchKeys } from "./seed/keysFile";
 
 interface Probe {
   label: string;
   method: string;
   path: string | ((ids: Ids) => string);
-  key?: "largest" | "reference" | "none";
+  key?: "largest" | "reference" | "history10x" | "none";
   body?: unknown;
 }
 
@@ -63,13 +63,28 @@ const probes = (keys: BenchKeys): Probe[] => [
   { label: "missions total", method: "GET", path: "/statistics/missions/total" },
   { label: "files last 7 days", method: "GET", path: "/statistics/files/last-7-days" },
   { label: "files total", method: "GET", path: "/statistics/files/total" },
+  { label: "officers page of 100", method: "GET", path: "/officers?per_page=100" },
+  { label: "officers page 2 of 3", method: "GET", path: "/officers?perPage=3&page=2" },
+  { label: "duty hours, month by day", method: "GET", path: dutyHours(keys, 30, "DAY") },
+  { label: "duty hours, year by month", method: "GET", path: dutyHours(keys, 365, "MONTH") },
+  { label: "duty hours, 10 weeks by week", method: "GET", path: dutyHours(keys, 70, "WEEK") },
+  { label: "duty hours, history10x month by day", method: "GET", path: dutyHours(keys, 30, "DAY"), key: "history10x" },
   { label: "no key", method: "GET", path: "/vehicles", key: "none" },
   { label: "unknown path", method: "GET", path: "/nothing" },
 ];
 
+/** A duty hours report of the `days` before the seed's hour (fixed: open entries count up to its end, not to now). */
+function dutyHours(keys: BenchKeys, days: number, groupBy: string): string {
+  const hour = 3_600_000;
+  const until = Math.floor(Date.parse(keys.seededAt!) / hour) * hour;
+  return `/statistics/duty-hours?from=${new Date(until - days * 86_400_000).toISOString()}&to=${new Date(until).toISOString()}&group_by=${groupBy}&time_zone=UTC`;
+}
+
 /** Instants written during this run differ between the two servers by design. */
 function normalise(text: string, origin: string, since: number): string {
   return text
+    // An open entry's duration counts up to the moment each server answered.
+    .replace(/("open":true,"durationSeconds":)\d+/g, "$1<up to now>")
     .split(origin)
     .join("http://HOST")
     .replace(/"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)"/g, (whole, iso: string) =>
@@ -79,7 +94,7 @@ function normalise(text: string, origin: string, since: number): string {
 
 async function send(base: string, probe: Probe, target: string, keys: BenchKeys) {
   const headers: Record<string, string> = {};
-  if (probe.key !== "none") headers["X-API-Key"] = keys[probe.key ?? "largest"].apiKey;
+  if (probe.key !== "none") headers["X-API-Key"] = networkKey(keys, probe.key ?? "largest").apiKey;
   if (probe.body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(base + target, { method: probe.method, headers, body: probe.body === undefined ? undefined : JSON.stringify(probe.body) });
   return { status: response.status, contentType: response.headers.get("content-type"), text: await response.text() };

@@ -13,10 +13,10 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain, UsageError } from "./lib/args";
-import { createDatabase, removeCreatedVehicles, serverSettings } from "./lib/databases";
+import { createDatabase, removeCreatedVehicles, restoreToggledDutytime, serverSettings } from "./lib/databases";
 import { sqliteFilePath } from "../src/db/client";
 import { repoRoot, runScript } from "./lib/processes";
-import type { BenchKeys } from "./seed/keysFile";
+import { networkKey, type BenchKeys } from "./seed/keysFile";
 import { measure, summarize, type LoadSample, type Measurement } from "./load/measure";
 import { watchServers } from "./load/quiet";
 import { measuringOrder } from "./load/rounds";
@@ -24,8 +24,10 @@ import { markdown, type BenchResults } from "./load/report";
 import { benchOwner, scenarios as allScenarios, scenariosNamed, type Fixture } from "./load/scenarios";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
 
+const hourMs = 3_600_000;
+
 async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> {
-  const page = async (role: keyof BenchKeys) => {
+  const page = async (role: "largest" | "reference") => {
     const response = await fetch(`${serviceUrl}/vehicles?per_page=100`, { headers: { "x-api-key": keys[role].apiKey } });
     if (!response.ok) throw new Error(`fixture: GET /vehicles answered ${response.status}`);
     return ((await response.json()) as { data: { id: number; owner: string | null }[] }).data;
@@ -37,6 +39,7 @@ async function fixtureOf(serviceUrl: string, keys: BenchKeys): Promise<Fixture> 
     vehicleIds: { largest: largest.map((v) => v.id), reference: (await page("reference")).map((v) => v.id), small: [] },
     // A surname: common enough to fill a page, rare enough to be a real search.
     searchTerm: owner.split(" ").pop()!.toLowerCase(),
+    reportsUntil: new Date(Math.floor((keys.seededAt ? Date.parse(keys.seededAt) : Date.now()) / hourMs) * hourMs),
   };
 }
 
@@ -101,7 +104,10 @@ async function main() {
       databaseUrl.startsWith("postgres") ? databaseUrl : null,
     );
     for (const scenario of run.scenarios) {
+      const network = networkKey(keys, scenario.network);
       const measured = running.filter((target) => scenario.requests[target.name]);
+      // Before its first request: what a toggle scenario wrote from here on is undone after it.
+      const started = new Date();
       // Warm-up on the scenario's own requests, so the JIT has compiled each server's code for
       // them before the first slice: the service's path through GraphQL took ~5 s of load to
       // reach its speed (a get by id's first 2.5 s slice cost ~15% more CPU per request than
@@ -112,7 +118,7 @@ async function main() {
         const request = scenario.requests[target.name]!;
         if (request.distinct) continue;
         // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
-        await measure(target.url, keys[scenario.network].apiKey, request, { connections, durationSeconds: warmupSeconds });
+        await measure(target.url, network.apiKey, request, { connections, durationSeconds: warmupSeconds });
       }
       const samples = new Map<TargetName, LoadSample[]>(measured.map((target) => [target.name, []]));
       for (const target of measuringOrder(measured, rounds)) {
@@ -123,12 +129,17 @@ async function main() {
         const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
         const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
         await quiet.wait();
-        taken.push(await measure(target.url, keys[scenario.network].apiKey, request, options));
+        taken.push(await measure(target.url, network.apiKey, request, options));
       }
       if (scenario.createsVehicles) {
         await quiet.wait();
-        const removed = await removeCreatedVehicles(databaseUrl, keys[scenario.network].networkId, benchOwner);
+        const removed = await removeCreatedVehicles(databaseUrl, network.networkId, benchOwner);
         console.error(`removed the ${removed} vehicles ${scenario.name} wrote`);
+      }
+      if (scenario.togglesDutytime) {
+        await quiet.wait();
+        const removed = await restoreToggledDutytime(databaseUrl, network.networkId, started);
+        console.error(`removed the ${removed} dutytime entries ${scenario.name} started, reopened those it stopped`);
       }
       for (const target of measured) {
         const result: Measurement = summarize(samples.get(target.name)!);

@@ -1,7 +1,9 @@
 // Fills a FRESH database with a realistic data set for the benchmarks, fast:
 //   tsx bench/seed.ts --database-url URL [--networks 1000] [--vehicles 2000000] [--largest 200000]
-//     [--reference-size 2000] [--officers 20] [--dutytime 50] [--records 200] [--unknown-share 0.1]
-//     [--on-duty-share 0.1] [--seed 1] [--keys-out FILE]
+//     [--reference-size 2000] [--officers 20] [--max-officers 200] [--shifts-per-week 3]
+//     [--dutytime-days 400] [--on-duty-share 0.1] [--removed-share 0.03] [--records 200]
+//     [--unknown-share 0.1] [--seed 1] [--keys-out FILE]
+//   (sizes and what they mean: bench/seed/options.ts)
 //   tsx bench/seed.ts --small [--database-url URL]   (smoke size, seconds; a temporary SQLite file by default)
 // It migrates with the service's own runner, streams generated rows in big batches (progress on
 // stderr), rebuilds indexes, analyzes, and prints a JSON summary on stdout.
@@ -64,24 +66,21 @@ async function main() {
     await sink.beginLoad(tables.bulkTables);
 
     const loads: TableLoad[] = [];
-    loads.push(await load(sink, tables.networksTable, rows.networkRows(plan, random, now), plan.length));
+    loads.push(await load(sink, tables.networksTable, rows.networkRows(plan, options.dutytimeDays, random, now), plan.length));
     const issued = rows.apiKeyRows(plan, now);
     loads.push(await load(sink, tables.apiKeysTable, issued.rows, issued.rows.length));
-    const officerCount = plan.length * options.officers;
-    loads.push(await load(sink, tables.officersTable, rows.officerRows(plan, options.officers, random, now), officerCount));
+    const officers = rows.planOfficers(plan, options, random, now);
+    loads.push(await load(sink, tables.officersTable, rows.officerRows(officers), officers.length));
 
     let openEntries = 0;
-    let entries = 0;
-    const dutytime = rows.dutytimeRows(plan, options.officers, options.dutytime, options.onDutyShare, random, now);
+    const dutytime = rows.dutytimeRows(officers, options, random, now);
     const counted = (function* () {
-      for (const row of dutytime) {
-        entries++;
+      for (const row of dutytime.rows) {
         if (row[4] === null) openEntries++;
         yield row;
       }
     })();
-    const expectedEntries = Math.round(officerCount * (options.dutytime + options.onDutyShare));
-    loads.push(await load(sink, tables.dutytimeTable, counted, expectedEntries));
+    loads.push(await load(sink, tables.dutytimeTable, counted, dutytime.count));
 
     const vehicleNetworks = rows.rowNetworks(plan.map((n) => ({ id: n.id, rows: n.vehicles })), random);
     loads.push(await load(sink, tables.vehiclesTable, rows.vehicleRows(vehicleNetworks, random, now), options.vehicles));
@@ -104,9 +103,11 @@ async function main() {
 
     const largest = plan.find((n) => n.role === "largest")!;
     const reference = plan.find((n) => n.role === "reference")!;
+    const history10x = plan.find((n) => n.role === "history10x")!;
     const others = plan.filter((n) => n.role === "other");
     const small = others.length > 0 ? others.reduce((a, b) => (b.vehicles < a.vehicles ? b : a)) : reference;
-    if (options.keysOut) writeKeysFile(options.keysOut, { largest, reference, small }, plan, issued.keys, options.officers);
+    if (options.keysOut) writeKeysFile(options.keysOut, { largest, reference, small, history10x }, issued.keys, officers, now);
+    const officersIn = (network: PlannedNetwork) => officers.filter((officer) => officer.networkId === network.id).length;
 
     const rowsLoaded = loads.reduce((sum, l) => sum + l.rows, 0);
     const rowsOf = (table: TableSpec) => loads.find((l) => l.table === table.name)?.rows ?? 0;
@@ -115,16 +116,17 @@ async function main() {
       provider: providerOf(options.databaseUrl),
       databaseUrl: withoutPassword(options.databaseUrl),
       networks: {
-        largest: { id: largest.id, vehicles: largest.vehicles },
-        reference: { id: reference.id, vehicles: reference.vehicles },
-        small: { id: small.id, vehicles: small.vehicles },
+        largest: { id: largest.id, vehicles: largest.vehicles, officers: officersIn(largest) },
+        reference: { id: reference.id, vehicles: reference.vehicles, officers: officersIn(reference) },
+        small: { id: small.id, vehicles: small.vehicles, officers: officersIn(small) },
+        history10x: { id: history10x.id, vehicles: history10x.vehicles, officers: officersIn(history10x) },
         otherVehiclesMax: others.reduce((m, n) => Math.max(m, n.vehicles), 0),
       },
       counts: {
         networks: plan.length,
         apiKeys: issued.rows.length,
-        officers: officerCount,
-        dutytimeEntries: entries,
+        officers: officers.length,
+        dutytimeEntries: dutytime.count,
         openDutytimeEntries: openEntries,
         vehicles: options.vehicles,
         missionReports: rowsOf(tables.missionReportsTable),

@@ -36,6 +36,15 @@ sqliteOnly(
       expect(cells[2]).toMatch(/^\d+$/);
       expect(cells[5]).toMatch(/^\d+$/);
     }
+    // The dashboards' scenarios: the largest network, and the month's report again in history10x.
+    const dashboards = ["officers page (largest)", "duty hours, month by day (largest)", "duty hours, year by month (largest)", "duty hours, month by day (history 10x)"];
+    for (const name of dashboards) {
+      const cells = report.split("\n").find((line) => line.startsWith(`| ${name} |`))?.split("|").map((cell) => cell.trim());
+      expect(cells?.[2]).toMatch(/^\d+$/);
+      expect(cells?.[5]).toMatch(/^\d+$/);
+    }
+    expect(report).toMatch(/: duty hours, month by day: history 10x p50 <= 1\.5x the largest's p50 \([\d.]+ -> [\d.]+ ms/);
+    expect(report).toMatch(/: duty hours, year by month \(largest\): p50 < 50 ms \([\d.]+ ms\)/);
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
     expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");
     expect(report).toContain("after 0.2 s of unmeasured warm-up on the scenario's requests per server");

@@ -3,10 +3,11 @@
 import type { IncomingMessage } from "node:http";
 import { vehicleFields } from "../../src/model/vehicleFields";
 import { searchNeedle, searchTextOf, type VehicleChanges } from "../../src/resolvers/vehicleInput";
-import { checkIdentifier, listArgs, readJsonObject, vehicleBody } from "./input";
+import { maxPeriods } from "../../src/resolvers/calendar";
+import { dutyHoursJson, officerJson, utcPeriods } from "./duty";
+import { checkIdentifier, dutyHoursArgs, listArgs, pageArgs, readJsonObject, vehicleBody } from "./input";
 import { HttpError, notFound } from "./respond";
 import type { ColumnValues, KeyOwner, RecordTable, Store } from "./store";
-import type { VehicleJson } from "./vehicleJson";
 
 export interface Request {
   req: IncomingMessage;
@@ -42,7 +43,7 @@ function columnValues(changes: VehicleChanges, whole: VehicleChanges): ColumnVal
 }
 
 /** Laravel's paginator envelope, as src/rest/vehicleList.ts builds it. */
-function laravelPage(url: URL, data: VehicleJson[], page: number, perPage: number, total: number) {
+function laravelPage(url: URL, data: unknown[], page: number, perPage: number, total: number) {
   const path = `${url.origin}${url.pathname}`;
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const linkTo = (pageNumber: number) => {
@@ -147,8 +148,33 @@ export function handlers(store: Store) {
       return ok({ count: await store.countRecords(tables, network.networkId, since), timestampAvailable: true });
     };
 
+  /** A page of officers and their open entries: the count and the page side by side, then the page's open entries, as the service reads them. */
+  const listOfficers: Handler = async ({ url, network }) => {
+    const { page, perPage } = pageArgs(url.searchParams);
+    const { total, rows } = await store.officerPage(network.networkId, perPage, (page - 1) * perPage);
+    const open = await store.openEntries(
+      network.networkId,
+      rows.map((officer) => officer.id),
+    );
+    const openOf = new Map(open.map((entry) => [entry.officerId, entry]));
+    const now = Date.now();
+    return ok(laravelPage(url, rows.map((officer) => officerJson(officer, openOf.get(officer.id), now)), page, perPage, total));
+  };
+
+  /** The duty hours of every officer with hours in the range (the seeded networks have no auto-stop rule: the service sends no statement for it). */
+  const dutyHours: Handler = async ({ url, network }) => {
+    const now = new Date();
+    const { from, to, groupBy } = dutyHoursArgs(url.searchParams, now);
+    const periods = utcPeriods(from, to, groupBy, maxPeriods);
+    const counted = new Date(Math.min(to.getTime(), now.getTime()));
+    const entries = counted > from ? await store.entriesMeeting(network.networkId, from, counted) : [];
+    return ok(dutyHoursJson(from, to, groupBy, periods, entries, now));
+  };
+
   return {
     listVehicles,
+    listOfficers,
+    dutyHours,
     getVehicle,
     createVehicle,
     patchVehicle,

@@ -7,6 +7,7 @@ import { validationSummary } from "../../src/errors";
 import { characterCount, messages, Validator } from "../../src/resolvers/validation";
 import { vehicleFields } from "../../src/model/vehicleFields";
 import { vehicleChanges, type VehicleChanges, type VehicleInput } from "../../src/resolvers/vehicleInput";
+import { groupings, maxPeriods, type Grouping } from "../../src/resolvers/calendar";
 import { sortFields, type SortField, type SortOrder } from "./store";
 import { errorBody, HttpError, validationError } from "./respond";
 
@@ -58,6 +59,46 @@ export function listArgs(query: URLSearchParams): ListArgs {
   if (search !== null && characterCount(search) > 255) range.fail("search", messages.maxLength("search", 255));
   if (Object.keys(range.errors).length > 0) throw fail(range.errors);
   return args;
+}
+
+/** GET /officers parameters (no search, no on_duty: the floor lists every officer): page and per_page as listArgs reads them. */
+export function pageArgs(query: URLSearchParams): { page: number; perPage: number } {
+  const { page, perPage } = listArgs(new URLSearchParams([...query].filter(([name]) => ["page", "per_page", "perPage"].includes(name))));
+  return { page, perPage };
+}
+
+export interface DutyHoursArgs {
+  from: Date;
+  to: Date;
+  groupBy: Grouping;
+}
+
+/** GET /statistics/duty-hours parameters: from, to (default now), group_by (default DAY), time_zone UTC only. */
+export function dutyHoursArgs(query: URLSearchParams, now: Date): DutyHoursArgs {
+  const check = new Validator();
+  const param = (names: string[]) => {
+    const name = names.find((candidate) => query.has(candidate));
+    return name === undefined ? null : query.get(name)!;
+  };
+  const instant = (field: string, text: string | null) => {
+    const value = text === null ? NaN : Date.parse(text);
+    if (text !== null && (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || Number.isNaN(value))) check.fail(field, "DateTime must be an ISO-8601 date and time.");
+    return text === null ? null : new Date(value);
+  };
+  const from = instant("from", param(["from"]));
+  if (from === null) check.fail("from", messages.required("from"));
+  const to = instant("to", param(["to"])) ?? now;
+  const groupBy = (param(["group_by", "groupBy"]) ?? "DAY") as Grouping;
+  if (!groupings.includes(groupBy)) check.fail("group_by", messages.oneOf("group_by", groupings));
+  const timeZone = param(["time_zone", "timeZone"]);
+  if (timeZone !== null && timeZone.toUpperCase() !== "UTC") check.fail("time_zone", "The floor answers time_zone=UTC only.");
+  if (Object.keys(check.errors).length > 0) throw fail(check.errors);
+  // The range: from before to, and no more periods than the service allows (roughly).
+  const days = (to.getTime() - from!.getTime()) / 86_400_000;
+  if (days <= 0) check.fail("to", "The to field must be a date after from.");
+  else if (days / { DAY: 1, WEEK: 7, MONTH: 28 }[groupBy] > maxPeriods + 1) check.fail("to", `A report holds at most ${maxPeriods} periods.`);
+  if (Object.keys(check.errors).length > 0) throw fail(check.errors);
+  return { from: from!, to, groupBy };
 }
 
 /** The service's readJsonObject: 415 when not JSON, 400 when malformed or not an object. */

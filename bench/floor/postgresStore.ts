@@ -3,7 +3,7 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { Store } from "./store";
-import { countOfPage, countSql, createdSinceSql, createdSinceValues, pageWithCountSql, recordTotalSql, orderBy } from "./store";
+import { countOfPage, countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/db/postgres/searchPlan";
@@ -177,6 +177,43 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
           ? await runByKey(recordTotalSql(tables, (n) => `$${n}`), [networkId])
           : await run(createdSinceSql(tables, (n) => `$${n}`), createdSinceValues(tables, networkId, instant(since), instant(nextWholeHour(since))));
       return Number(rows[0][0]);
+    },
+
+    async officerPage(networkId, limit, offset) {
+      const p = (n: number) => `$${n}`;
+      const [count, page] = await Promise.all([run(officerCountSql(p), [networkId]), run(officerPageSql(p), [networkId, limit, offset])]);
+      const rows = page.rows.map((row) => ({
+        id: Number(row[0]),
+        identifier: String(row[2]),
+        name: String(row[3]),
+        createdAt: fromPostgres(row[4]),
+        removedAt: row[5] === null ? null : fromPostgres(row[5]),
+      }));
+      return { total: Number(count.rows[0]?.[0] ?? 0), rows };
+    },
+
+    async openEntries(networkId, officerIds) {
+      if (officerIds.length === 0) return [];
+      const { rows } = await run(openEntriesSql((n) => `$${n}`, officerIds.length), [networkId, ...officerIds]);
+      return rows.map((row) => ({
+        id: Number(row[0]),
+        officerId: Number(row[1]),
+        startedAt: fromPostgres(row[2]),
+        endedAt: row[3] === null ? null : fromPostgres(row[3]),
+        autoStopped: row[4] === true,
+      }));
+    },
+
+    async entriesMeeting(networkId, from, to) {
+      const { rows } = await run(entriesMeetingSql((n) => `$${n}`), [networkId, instant(from), instant(to), networkId, instant(to)]);
+      return rows.map((row) => ({
+        officerId: Number(row[1]),
+        startedAt: Date.parse(fromPostgres(row[2])),
+        endedAt: row[3] === null ? null : Date.parse(fromPostgres(row[3])),
+        identifier: String(row[5]),
+        name: String(row[6]),
+        removed: row[7] !== null,
+      }));
     },
 
     async close() {

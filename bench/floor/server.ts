@@ -46,6 +46,8 @@ export function createFloorServer(store: Store): http.Server {
     { method: "GET", pattern: /^\/statistics\/missions\/total\/?$/, handler: h.missionsTotal },
     { method: "GET", pattern: /^\/statistics\/files\/last-7-days\/?$/, handler: h.filesLastSevenDays },
     { method: "GET", pattern: /^\/statistics\/files\/total\/?$/, handler: h.filesTotal },
+    { method: "GET", pattern: /^\/officers\/?$/, handler: h.listOfficers },
+    { method: "GET", pattern: /^\/statistics\/duty-hours\/?$/, handler: h.dutyHours },
   ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

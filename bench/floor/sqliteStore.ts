@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { Store } from "./store";
-import { countSql, createdSinceSql, createdSinceValues, recordTotalSql, orderBy } from "./store";
+import { countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
@@ -194,6 +194,42 @@ export async function openSqliteStore(url: string): Promise<Store> {
           ? await first(recordTotalSql(tables, () => "?"), [networkId])
           : await first(createdSinceSql(tables, () => "?"), createdSinceValues(tables, networkId, toSqlite(since), toSqlite(nextWholeHour(since))));
       return Number(row?.[0] ?? 0);
+    },
+
+    async officerPage(networkId, limit, offset) {
+      const [count, page] = await Promise.all([first(officerCountSql(() => "?"), [networkId]), run(officerPageSql(() => "?"), [networkId, limit, offset])]);
+      const rows = page.rows.map((row) => ({
+        id: Number(row[0]),
+        identifier: String(row[2]),
+        name: String(row[3]),
+        createdAt: fromSqlite(row[4]),
+        removedAt: row[5] === null ? null : fromSqlite(row[5]),
+      }));
+      return { total: Number(count?.[0] ?? 0), rows };
+    },
+
+    async openEntries(networkId, officerIds) {
+      if (officerIds.length === 0) return [];
+      const { rows } = await run(openEntriesSql(() => "?", officerIds.length), [networkId, ...officerIds]);
+      return rows.map((row) => ({
+        id: Number(row[0]),
+        officerId: Number(row[1]),
+        startedAt: fromSqlite(row[2]),
+        endedAt: row[3] === null ? null : fromSqlite(row[3]),
+        autoStopped: Number(row[4]) === 1,
+      }));
+    },
+
+    async entriesMeeting(networkId, from, to) {
+      const { rows } = await run(entriesMeetingSql(() => "?"), [networkId, toSqlite(from), toSqlite(to), networkId, toSqlite(to)]);
+      return rows.map((row) => ({
+        officerId: Number(row[1]),
+        startedAt: Date.parse(row[2] as string),
+        endedAt: row[3] === null ? null : Date.parse(row[3] as string),
+        identifier: String(row[5]),
+        name: String(row[6]),
+        removed: row[7] !== null,
+      }));
     },
 
     async close() {

@@ -81,6 +81,56 @@ export interface ActiveUserJson {
   startedAt: string;
 }
 
+/** An officer of a page: its row as the service reads it (src/db/officers.ts), instants as ISO text. */
+export interface OfficerRecord {
+  id: number;
+  identifier: string;
+  name: string;
+  createdAt: string;
+  removedAt: string | null;
+}
+
+/** A dutytime entry as the service reads it (src/db/dutytime.ts), instants as ISO text. */
+export interface EntryRecord {
+  id: number;
+  officerId: number;
+  startedAt: string;
+  endedAt: string | null;
+  autoStopped: boolean;
+}
+
+/** An entry of a report's range with its officer (the service's entriesMeeting), instants in epoch ms. */
+export interface MeetingEntry {
+  officerId: number;
+  identifier: string;
+  name: string;
+  removed: boolean;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** The service's page of officers (src/db/officers.ts, officerPage without a search): its count, then its rows. Values: network id (, limit, offset). */
+export const officerCountSql = (p: (n: number) => string) => `SELECT COUNT(*) AS total FROM officers o WHERE o.network_id = ${p(1)} AND o.removed_at IS NULL`;
+export const officerPageSql = (p: (n: number) => string) =>
+  `SELECT o.id, o.network_id, o.identifier, o.name, o.created_at, o.removed_at FROM officers o WHERE o.network_id = ${p(1)} AND o.removed_at IS NULL ORDER BY o.name, o.id LIMIT ${p(2)} OFFSET ${p(3)}`;
+
+const entryColumns = "d.id, d.officer_id, d.started_at, d.ended_at, d.auto_stopped";
+
+/** The service's open entries of a page's officers (src/db/dutytime.ts, openEntries). Values: network id, then the officer ids. */
+export const openEntriesSql = (p: (n: number) => string, officers: number) =>
+  `SELECT ${entryColumns} FROM dutytime_entries d WHERE d.network_id = ${p(1)} AND d.ended_at IS NULL AND d.officer_id IN (${Array.from({ length: officers }, (_, i) => p(i + 2)).join(", ")})`;
+
+/**
+ * The service's entries that meet [from, to) with their officers (src/db/dutytime.ts,
+ * entriesMeeting, for every officer): those ended after `from`, and the open ones. Values:
+ * network id, from, to, network id, to.
+ */
+export const entriesMeetingSql = (p: (n: number) => string) => {
+  const part = (network: string, ended: string, to: string) =>
+    `SELECT ${entryColumns}, o.identifier, o.name, o.removed_at FROM dutytime_entries d CROSS JOIN officers o WHERE o.id = d.officer_id AND o.network_id = d.network_id AND d.network_id = ${network} AND ${ended} AND d.started_at < ${to}`;
+  return `${part(p(1), `d.ended_at > ${p(2)}`, p(3))} UNION ALL ${part(p(4), "d.ended_at IS NULL", p(5))}`;
+};
+
 export interface Store {
   keyOwner(hash: string): Promise<KeyOwner | null>;
   listVehicles(query: ListQuery): Promise<{ total: number; rows: VehicleJson[] }>;
@@ -95,6 +145,10 @@ export interface Store {
   activeUsers(networkId: number): Promise<ActiveUserJson[]>;
   /** Some record tables' total (kept on the network's row, as the service reads it), or the count of those created at or after `since`: one statement. */
   countRecords(tables: RecordTable[], networkId: number, since: Date | null): Promise<number>;
+  /** The network's officers (not removed) by name, and their total: two statements side by side. */
+  officerPage(networkId: number, limit: number, offset: number): Promise<{ total: number; rows: OfficerRecord[] }>;
+  openEntries(networkId: number, officerIds: number[]): Promise<EntryRecord[]>;
+  entriesMeeting(networkId: number, from: Date, to: Date): Promise<MeetingEntry[]>;
   close(): Promise<void>;
 }
 

@@ -69,6 +69,46 @@ export async function removeCreatedVehicles(databaseUrl: string, networkId: numb
   }
 }
 
+/**
+ * Undoes a toggle scenario's writes in a network: deletes the entries started at or after
+ * `since` (all of them the scenario's) and opens again those it stopped (ended at or after
+ * `since`: after the deletion, only entries open when it began, at most one per officer). Later
+ * scenarios and runs find the seeded dutytime: who is on duty, and no thousands of entries of a
+ * few milliseconds in the reports' ranges. Returns how many entries were deleted.
+ */
+export async function restoreToggledDutytime(databaseUrl: string, networkId: number, since: Date): Promise<number> {
+  const deleteSql = (p: (n: number) => string) => `DELETE FROM dutytime_entries WHERE network_id = ${p(1)} AND started_at >= ${p(2)}`;
+  const reopenSql = (p: (n: number) => string) => `UPDATE dutytime_entries SET ended_at = NULL WHERE network_id = ${p(1)} AND ended_at >= ${p(2)}`;
+  if (databaseUrl.startsWith("postgres")) {
+    const client = new Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query("BEGIN");
+      // timestamp(3) columns hold UTC wall-clock time (as Prisma writes them).
+      const at = since.toISOString().replace("T", " ").replace("Z", "");
+      const deleted = (await client.query(deleteSql((n) => `$${n}`), [networkId, at])).rowCount ?? 0;
+      await client.query(reopenSql((n) => `$${n}`), [networkId, at]);
+      await client.query("COMMIT");
+      return deleted;
+    } finally {
+      await client.end();
+    }
+  }
+  const connection = new Database(sqliteFilePath(databaseUrl));
+  try {
+    connection.prepare("PRAGMA busy_timeout = 10000").all();
+    // Instants are stored as ISO text with "+00:00" (Prisma's libSQL adapter), compared as text.
+    const at = since.toISOString().replace("Z", "+00:00");
+    connection.prepare("BEGIN IMMEDIATE").run();
+    const deleted = connection.prepare(deleteSql(() => "?")).run([networkId, at]).changes;
+    connection.prepare(reopenSql(() => "?")).run([networkId, at]);
+    connection.prepare("COMMIT").run();
+    return deleted;
+  } finally {
+    connection.close();
+  }
+}
+
 /** A new empty database: SQLite when `postgresServerUrl` is null, else a bench_* database there. */
 export async function createDatabase(postgresServerUrl: string | null, template?: string): Promise<BenchDatabase> {
   if (postgresServerUrl === null) {

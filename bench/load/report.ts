@@ -44,10 +44,20 @@ function checks(run: BenchResults): string[] {
   }
   const gql = "GraphQL list page (largest)";
   check(atLeast(gql, "floor", 0.5), `GraphQL list: service >= 0.5x the floor's list (${ratio(r[gql]?.service, r[gql]?.floor)})`);
-  for (const scenario of ["search (largest)", "search, new term each request (largest)", "list page (largest)"]) {
+  // The benchmark issue's latency targets: the search and the default list of the largest network.
+  for (const scenario of ["search (largest)", "list page (largest)"]) {
     const m = r[scenario]?.service;
     check(m ? m.p50Ms < 5 && m.p99Ms < 20 : null, `${scenario}: p50 < 5 ms and p99 < 20 ms (${m ? `${m.p50Ms} / ${m.p99Ms} ms` : "n/a"})`);
   }
+  // Our own stretch, beyond the benchmark issue: the same latency for a search whose total is not
+  // kept yet. It takes about 1 ms of CPU per request in one process, so at 10 connections its
+  // p50 follows the machine's speed (met on a fast day, missed by the floor too on a slow one):
+  // reported, not a target.
+  const newTerm = "search, new term each request (largest)";
+  const fresh = r[newTerm]?.service;
+  lines.push(
+    `- stretch ${fresh ? (fresh.p50Ms < 5 && fresh.p99Ms < 20 ? "met" : "not met") : "n/a"}: ${newTerm}: p50 < 5 ms and p99 < 20 ms (${fresh ? `${fresh.p50Ms} / ${fresh.p99Ms} ms` : "n/a"}; the floor: ${r[newTerm]?.floor ? `${r[newTerm]!.floor!.p50Ms} / ${r[newTerm]!.floor!.p99Ms} ms` : "n/a"})`,
+  );
   // Every scenario measured in both networks (the issue: latency of every scenario).
   const kinds = run.scenarios.map((scenario) => scenario.name.match(/^(.*) \(2k\)$/)?.[1]).filter((kind) => kind !== undefined);
   for (const kind of kinds) {
@@ -59,6 +69,25 @@ function checks(run: BenchResults): string[] {
       `${kind}: p50 grows at most 2x from 2k to the largest network (${small && large ? `${small.p50Ms} -> ${large.p50Ms} ms, ${growth!.toFixed(2)}x` : "n/a"})`,
     );
   }
+  // Dashboards: reports within their latency, at least half the floor's speed, and a
+  // report's cost following its range, not the network's whole history.
+  const officers = "officers page (largest)";
+  check(atLeast(officers, "floor", 0.5), `${officers}: service >= 0.5x floor (${ratio(r[officers]?.service, r[officers]?.floor)})`);
+  for (const [scenario, limit] of [
+    ["duty hours, month by day (largest)", 25],
+    ["duty hours, year by month (largest)", 50],
+  ] as const) {
+    const m = r[scenario]?.service;
+    check(m ? m.p50Ms < limit : null, `${scenario}: p50 < ${limit} ms (${m ? `${m.p50Ms} ms` : "n/a"})`);
+    check(atLeast(scenario, "floor", 0.5), `${scenario}: service >= 0.5x floor (${ratio(r[scenario]?.service, r[scenario]?.floor)})`);
+  }
+  const longHistory = r["duty hours, month by day (history 10x)"]?.service;
+  const monthByDay = r["duty hours, month by day (largest)"]?.service;
+  const historyGrowth = longHistory && monthByDay ? longHistory.p50Ms / Math.max(monthByDay.p50Ms, 0.01) : null;
+  check(
+    historyGrowth === null ? null : historyGrowth <= 1.5,
+    `duty hours, month by day: history 10x p50 <= 1.5x the largest's p50 (${longHistory && monthByDay ? `${monthByDay.p50Ms} -> ${longHistory.p50Ms} ms, ${historyGrowth!.toFixed(2)}x` : "n/a"})`,
+  );
   const rss = run.peakRssMb.service;
   check(rss === undefined ? null : rss < 200, `service peak RSS under load < 200 MB (${rss ?? "n/a"} MB)`);
   return lines;

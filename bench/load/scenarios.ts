@@ -1,7 +1,7 @@
 // What each scenario asks of each server. The service and the floor answer the same REST
 // requests; Platformatic gets its nearest equivalent (bench/peers/README.md), or none.
 import { platformaticVehicleSelection, vehicleSelection } from "../lib/vehicleSelection";
-import type { BenchKeys, BenchNetworkKey } from "../seed/keysFile";
+import type { BenchKeys, BenchNetworkKey, BenchNetworkRole } from "../seed/keysFile";
 import type { TargetName } from "./targets";
 
 export interface LoadRequest {
@@ -20,7 +20,7 @@ export interface LoadRequest {
 
 export interface Scenario {
   name: string;
-  network: keyof BenchKeys;
+  network: BenchNetworkRole;
   requests: Partial<Record<TargetName, LoadRequest>>;
   /**
    * Its requests create vehicles (owned by `benchOwner`), which the bench removes once the
@@ -28,6 +28,12 @@ export interface Scenario {
    * for the next run on the same database.
    */
   createsVehicles?: boolean;
+  /**
+   * Its requests toggle officers on and off duty; the bench undoes that once the scenario is
+   * measured (bench/lib/databases.ts, restoreToggledDutytime), so the officers page and the
+   * reports after it, and the next run, read the seeded dutytime.
+   */
+  togglesDutytime?: boolean;
 }
 
 /** The owner of every vehicle the create scenarios write, and only of those. */
@@ -36,9 +42,15 @@ export const benchOwner = "Bench Owner";
 export interface Fixture {
   keys: BenchKeys;
   /** Vehicle ids of each network, to address single vehicles. */
-  vehicleIds: Record<keyof BenchKeys, number[]>;
+  vehicleIds: Record<"largest" | "reference" | "small", number[]>;
   /** A word that occurs in some owners' names of the largest network. */
   searchTerm: string;
+  /**
+   * Where the duty hours reports' ranges end: the seed's "now" (the run's start for keys files
+   * without it), down to the hour. Fixed for the run, so every request asks the same report; the
+   * data's last shifts are in range however old the seeded database is.
+   */
+  reportsUntil: Date;
 }
 
 const pick = <T>(list: T[], i: number) => list[i % list.length];
@@ -49,7 +61,7 @@ const newTerm = (i: number) => String(1000 + ((i * 7919) % newTerms));
 /** A GET with a new term in each request's path: never more requests than terms. */
 const getNewTerms = (path: (term: string) => string): LoadRequest => ({ ...get((i) => path(newTerm(i))), distinct: newTerms });
 
-function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string): Scenario[] {
+function networkScenarios(fixture: Fixture, role: "largest" | "reference", label: string): Scenario[] {
   const network: BenchNetworkKey = fixture.keys[role];
   const ids = fixture.vehicleIds[role];
   const term = encodeURIComponent(fixture.searchTerm);
@@ -134,6 +146,7 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
     {
       name: `dutytime toggle (${label})`,
       network: role,
+      togglesDutytime: true,
       requests: {
         service: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(network.officers, i))}/toggle` },
         floor: { method: "POST", path: (i) => `/dutytime/${encodeURIComponent(pick(network.officers, i))}/toggle` },
@@ -170,8 +183,31 @@ function networkScenarios(fixture: Fixture, role: keyof BenchKeys, label: string
   ];
 }
 
+/**
+ * Dashboards' reads, in the largest network only (their cost follows the officers and entries,
+ * which grow with the network: no 2k twin, whose growth check would not apply), and the month's
+ * report again in the history10x network: the same officers and recent shifts as the largest,
+ * 10x its history, so its latency shows whether a report reads more than its range.
+ * Platformatic: none (no equivalent of a report; its list of officers lacks the open entries).
+ */
+function dashboardScenarios(fixture: Fixture): Scenario[] {
+  const until = fixture.reportsUntil.getTime();
+  const day = 86_400_000;
+  const report = (days: number, groupBy: string) =>
+    get(() => `/statistics/duty-hours?from=${new Date(until - days * day).toISOString()}&to=${new Date(until).toISOString()}&group_by=${groupBy}&time_zone=UTC`);
+  const both = (request: LoadRequest) => ({ service: request, floor: request });
+  return [
+    { name: "officers page (largest)", network: "largest", requests: both(get(() => "/officers?per_page=100")) },
+    { name: "duty hours, month by day (largest)", network: "largest", requests: both(report(30, "DAY")) },
+    { name: "duty hours, year by month (largest)", network: "largest", requests: both(report(365, "MONTH")) },
+    ...(fixture.keys.history10x
+      ? [{ name: "duty hours, month by day (history 10x)", network: "history10x" as const, requests: both(report(30, "DAY")) }]
+      : []),
+  ];
+}
+
 export function scenarios(fixture: Fixture): Scenario[] {
-  return [...networkScenarios(fixture, "largest", "largest"), ...networkScenarios(fixture, "reference", "2k")];
+  return [...networkScenarios(fixture, "largest", "largest"), ...dashboardScenarios(fixture), ...networkScenarios(fixture, "reference", "2k")];
 }
 
 /** The scenarios whose name contains one of the comma-separated parts of `only`; all without it. */

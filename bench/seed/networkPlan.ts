@@ -1,11 +1,12 @@
 // How many vehicles each network gets: one largest network, one reference network of an exact
-// size, and the rest sharing the remainder with a skewed (Zipf-like) distribution, as real
-// communities range from a handful of cars to tens of thousands. No other network reaches the
-// largest one, and every network has at least one vehicle.
+// size, the history10x network (as many as the reference: it is there for its long dutytime
+// history, rows.ts), and the rest sharing the remainder with a skewed (Zipf-like) distribution,
+// as real communities range from a handful of cars to tens of thousands. No other network
+// reaches the largest one, and every network has at least one vehicle.
 import { UsageError } from "../lib/args";
 import type { Random } from "./random";
 
-export type NetworkRole = "largest" | "reference" | "other";
+export type NetworkRole = "largest" | "reference" | "history10x" | "other";
 
 export interface PlannedNetwork {
   id: number;
@@ -20,11 +21,11 @@ export function planNetworks(
   { networks, vehicles, largest, referenceSize }: { networks: number; vehicles: number; largest: number; referenceSize: number },
   random: Random,
 ): PlannedNetwork[] {
-  const others = networks - 2;
-  const remainder = vehicles - largest - referenceSize;
+  const others = networks - 3;
+  const remainder = vehicles - largest - 2 * referenceSize;
   const sizes = otherSizes(others, remainder, Math.max(1, largest - 1));
-  const roles: NetworkRole[] = ["largest", "reference", ...sizes.map(() => "other" as const)];
-  const counts = [largest, referenceSize, ...sizes];
+  const roles: NetworkRole[] = ["largest", "reference", "history10x", ...sizes.map(() => "other" as const)];
+  const counts = [largest, referenceSize, referenceSize, ...sizes];
   // Ids are shuffled so the largest network is not simply network 1.
   const ids = random.shuffle(Array.from({ length: networks }, (_, i) => i + 1));
   return roles.map((role, i) => ({ id: ids[i], role, vehicles: counts[i] })).sort((a, b) => a.id - b.id);
@@ -33,7 +34,7 @@ export function planNetworks(
 /** Splits `total` over `count` networks by weight, each in [1, cap] (water-filling, then rounding). */
 function otherSizes(count: number, total: number, cap: number): number[] {
   if (count === 0) {
-    if (total !== 0) throw new UsageError("--vehicles must equal --largest + --reference-size when --networks is 2");
+    if (total !== 0) throw new UsageError("--vehicles must equal --largest + 2 * --reference-size when --networks is 3");
     return [];
   }
   if (total < count) throw new UsageError(`the ${count} other networks need at least one vehicle each; raise --vehicles`);

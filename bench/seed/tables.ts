@@ -71,6 +71,7 @@ export const officersTable = table("officers", [
   ["identifier", "text"],
   ["name", "text"],
   ["created_at", "timestamp"],
+  ["removed_at", "timestamp"],
 ]);
 
 export const dutytimeTable = table("dutytime_entries", [
