@@ -4,10 +4,8 @@
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
-import type { DutytimeEntry } from "../../src/db/store";
 import type { EntryRecord, MeetingEntry, OfficerRecord } from "./store";
 
-/** An entry in the DutytimeEntry type's order and fields. */
 const entryJson = (entry: EntryRecord, now: number) => ({
   id: entry.id,
   startedAt: entry.startedAt,
@@ -62,12 +60,11 @@ export function utcPeriods(from: Date, to: Date, grouping: Grouping, maxPeriods:
 
 /** The service's dutyHours report (src/resolvers/dutyHours.ts) for every officer with hours, from the range's entries. */
 export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], now: Date) {
-  const byOfficer = new Map<number, { officer: MeetingEntry; entries: DutytimeEntry[] }>();
+  const byOfficer = new Map<number, { officer: MeetingEntry; entries: { startedMs: number; endedMs: number | null }[] }>();
   for (const entry of entries) {
     let officer = byOfficer.get(entry.officerId);
     if (!officer) byOfficer.set(entry.officerId, (officer = { officer: entry, entries: [] }));
-    // The fields shiftsOf reads.
-    officer.entries.push({ startedAt: new Date(entry.startedAt), endedAt: entry.endedAt === null ? null : new Date(entry.endedAt) } as DutytimeEntry);
+    officer.entries.push({ startedMs: entry.startedAt, endedMs: entry.endedAt });
   }
   const officers: Array<{
     identifier: string;

@@ -5,8 +5,8 @@
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import type { ActiveOfficer, DutytimeEntry, DutytimeStore, OfficerEntry } from "./store";
-import { storedInstant } from "./storedInstant";
+import type { ActiveOfficer, DutytimeEntry, DutytimeStore, ReportEntry } from "./store";
+import { instantMs, storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
   return write.execute(Prisma.sql`
@@ -82,26 +82,35 @@ async function entriesOf(
 /**
  * The network's entries that meet [from, to), with their officers. Two ranges of the index
  * (network_id, ended_at, started_at, officer_id, auto_stopped, id), which holds every column
- * selected of an entry: the entries ended after `from`, and the open ones. Entries that ended
+ * read of an entry: the entries ended after `from`, and the open ones. Entries that ended
  * before the range are never read, so a report costs what its range holds, not the network's
  * whole history. CROSS JOIN keeps SQLite's planner from starting at the officers and reading each
  * one's whole history by (officer_id, started_at); PostgreSQL plans it as the inner join it is.
  */
-async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<OfficerEntry[]> {
+async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntry[]> {
   const officers = officerIds === null ? Prisma.empty : Prisma.sql` AND d.officer_id IN (${Prisma.join(officerIds.length > 0 ? officerIds : [-1])})`;
   const part = (ended: Prisma.Sql) => Prisma.sql`
-    SELECT ${entryColumns}, o.identifier, o.name, o.removed_at
+    SELECT d.officer_id, d.started_at, d.ended_at, o.identifier, o.name, o.removed_at
     FROM dutytime_entries d CROSS JOIN officers o
     WHERE o.id = d.officer_id AND o.network_id = d.network_id AND d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  const rows = await read<EntryRow & { identifier: string; name: string; removed_at: Date | string | null }>(Prisma.sql`
+  const rows = await read<{
+    officer_id: number | string;
+    started_at: Date | string;
+    ended_at: Date | string | null;
+    identifier: string;
+    name: string;
+    removed_at: Date | string | null;
+  }>(Prisma.sql`
     ${part(Prisma.sql`d.ended_at > ${from}`)}
     UNION ALL
     ${part(Prisma.sql`d.ended_at IS NULL`)}`);
   return rows.map((row) => ({
-    ...entryOf(row),
+    officerId: Number(row.officer_id),
     identifier: row.identifier,
     name: row.name,
-    officerRemovedAt: row.removed_at === null ? null : storedInstant(row.removed_at),
+    officerRemoved: row.removed_at !== null,
+    startedMs: instantMs(row.started_at),
+    endedMs: row.ended_at === null ? null : instantMs(row.ended_at),
   }));
 }
 

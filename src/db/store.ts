@@ -58,11 +58,18 @@ export interface DutytimeEntry {
   autoStopped: boolean;
 }
 
-/** An entry with its officer, for reports. */
-export interface OfficerEntry extends DutytimeEntry {
+/**
+ * An entry of a report's range with its officer. Instants in epoch milliseconds: a year's report
+ * reads tens of thousands of entries, and building Dates for them cost more than the statement.
+ */
+export interface ReportEntry {
+  officerId: number;
   identifier: string;
   name: string;
-  officerRemovedAt: Date | null;
+  officerRemoved: boolean;
+  startedMs: number;
+  /** null while open. */
+  endedMs: number | null;
 }
 
 export interface DutytimeStore {
@@ -85,7 +92,7 @@ export interface DutytimeStore {
     page: { limit: number; offset: number },
   ): Promise<{ data: DutytimeEntry[]; total: number }>;
   /** The network's entries that meet [from, to), with their officers (only these officers' when given). */
-  entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<OfficerEntry[]>;
+  entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntry[]>;
   /** The network's entries still open that started before `startedBefore`. */
   openSince(networkId: number, startedBefore: Date): Promise<DutytimeEntry[]>;
   /** Ends an entry by the auto-stop rule, if it is still open. */

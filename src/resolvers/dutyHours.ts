@@ -2,7 +2,7 @@
 // supervisor reads first. The rules of counting are in ./dutySeconds.ts, the periods in
 // ./calendar.ts.
 import type { Context } from "../context";
-import type { OfficerEntry } from "../db/store";
+import type { ReportEntry } from "../db/store";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
 import { identifierFault } from "./officers";
@@ -89,8 +89,8 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const entries =
     counted > args.from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null) : [];
 
-  const byOfficer = new Map<number, { officer: Pick<OfficerEntry, "identifier" | "name" | "officerRemovedAt">; entries: OfficerEntry[] }>();
-  for (const officer of named ?? []) byOfficer.set(officer.id, { officer: { ...officer, officerRemovedAt: officer.removedAt }, entries: [] });
+  const byOfficer = new Map<number, { officer: Pick<ReportEntry, "identifier" | "name" | "officerRemoved">; entries: ReportEntry[] }>();
+  for (const officer of named ?? []) byOfficer.set(officer.id, { officer: { ...officer, officerRemoved: officer.removedAt !== null }, entries: [] });
   for (const entry of entries) {
     let officer = byOfficer.get(entry.officerId);
     if (!officer) byOfficer.set(entry.officerId, (officer = { officer: entry, entries: [] }));
@@ -105,7 +105,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
     officers.push({
       identifier: officer.identifier,
       name: officer.name,
-      removed: officer.officerRemovedAt !== null,
+      removed: officer.officerRemoved,
       seconds: secondsPerPeriod(shifts, periods),
       totalSeconds: total,
       shifts: shifts.length,

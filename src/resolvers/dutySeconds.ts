@@ -2,7 +2,7 @@
 // and to now (an open entry counts up to now), overlapping entries of one officer merged, so no
 // second is counted twice, then split at the periods' boundaries. Instants are whole seconds
 // (an entry's start and end rounded down), so a report's periods add up to its total exactly.
-import type { DutytimeEntry } from "../db/store";
+import type { ReportEntry } from "../db/store";
 import type { Period } from "./calendar";
 
 /** A stretch on duty, in whole seconds since the epoch: [start, end). */
@@ -14,11 +14,15 @@ export interface Shift {
 const seconds = (instant: Date) => Math.floor(instant.getTime() / 1000);
 
 /** One officer's shifts within [from, to), up to now: cut, ordered, overlaps merged. */
-export function shiftsOf(entries: readonly DutytimeEntry[], from: Date, to: Date, now: Date): Shift[] {
+export function shiftsOf(entries: readonly Pick<ReportEntry, "startedMs" | "endedMs">[], from: Date, to: Date, now: Date): Shift[] {
   const first = seconds(from);
   const last = Math.min(seconds(to), seconds(now));
+  const nowSeconds = seconds(now);
   const cut = entries
-    .map((entry) => ({ start: Math.max(seconds(entry.startedAt), first), end: Math.min(seconds(entry.endedAt ?? now), last) }))
+    .map((entry) => ({
+      start: Math.max(Math.floor(entry.startedMs / 1000), first),
+      end: Math.min(entry.endedMs === null ? nowSeconds : Math.floor(entry.endedMs / 1000), last),
+    }))
     .filter((shift) => shift.end > shift.start)
     .sort((a, b) => a.start - b.start);
   const merged: Shift[] = [];

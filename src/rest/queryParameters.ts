@@ -28,14 +28,13 @@ function valueOf(check: Validator, name: string, text: string, type: GraphQLInpu
 }
 
 /**
- * The arguments `args` of an operation from the query string; those the path gives (`fromPath`)
- * are not read from it. A list argument is the parameter repeated (`identifiers=a&identifiers=b`,
+ * The arguments `args` of an operation from the query string (the caller leaves out those its
+ * path gives). A list argument is the parameter repeated (`identifiers=a&identifiers=b`,
  * or `identifiers[]=a`). An empty search is no search.
  */
-export function queryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[], fromPath: ReadonlySet<string> = new Set()): Record<string, unknown> {
+export function queryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[]): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const arg of args) {
-    if (fromPath.has(arg.name)) continue;
     const names = parameterNamesOf(arg.name);
     const rest = names[0];
     if (listType(arg.type)) {

@@ -106,14 +106,19 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
   }
 
-  /** A GET's arguments: the path's, and the query string's for the others (errors under their REST names). */
-  function getHandler(spec: RouteSpec, respond: (url: URL, json: string) => Reply): RestHandler {
-    const args = argumentsOf(spec);
+  /**
+   * A GET's arguments: the path's, and the query string's for the others (errors under their REST
+   * names). A route whose operation takes no other argument (get by id, the counts) reads no
+   * query string: its answer needs no URL unless it is a page, whose links do.
+   */
+  function getHandler(spec: RouteSpec, respond: (url: URL | null, json: string) => Reply, needsUrl = false): RestHandler {
     const fromPath = pathArgumentNames(spec);
+    const queryArgs = argumentsOf(spec).filter((arg) => !fromPath.has(arg.name));
+    if (queryArgs.length === 0 && !needsUrl) return (rest) => run(spec, rest, pathArguments(spec, rest.params), (json) => respond(null, json));
     return async (rest) => {
       const url = rest.incoming.url();
       const check = new Validator();
-      const variables = { ...queryToVariables(check, url, args, fromPath), ...pathArguments(spec, rest.params) };
+      const variables = { ...queryToVariables(check, url, queryArgs), ...pathArguments(spec, rest.params) };
       return invalid(check) ?? run(spec, rest, variables, (json) => respond(url, json), restNameOf);
     };
   }
@@ -122,7 +127,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     const does = spec.does;
     switch (does.kind) {
       case "page":
-        return getHandler(spec, (url, json) => jsonText(200, laravelPageJson(url, json)));
+        return getHandler(spec, (url, json) => jsonText(200, laravelPageJson(url!, json)), true);
       case "vehicleWrite": {
         const inputType = schema.getType(does.input) as GraphQLInputObjectType;
         return async (rest) => {
