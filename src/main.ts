@@ -1,26 +1,43 @@
-// Starts the service: settings, migrations, database, HTTP; SIGTERM and SIGINT stop it cleanly.
+// Starts the service: settings, logger, migrations, database, HTTP (and the metrics listener when
+// METRICS_PORT is set); SIGTERM and SIGINT stop it cleanly.
 import { readSettings } from "./config/env";
 import { openDatabase } from "./db/client";
+import { connectionPoolOf } from "./db/postgres/connect";
 import { migrate } from "./db/migrate";
+import { logInternalErrorsWith } from "./publicError";
 import { createApp } from "./server/app";
 import { listen } from "./server/httpServer";
+import { createLogger } from "./server/observability/requestLog";
+import { serviceMetrics } from "./server/observability/metrics";
+import { listenForMetrics } from "./server/observability/metricsServer";
 
 async function main() {
   const settings = readSettings();
+  const log = createLogger(settings.log);
+  // The start and stop lines are written at any level but silent: tools wait for "listening on".
+  const lifecycle = settings.log.level === "silent" ? log : log.child({}, { level: "info" });
+  // Unexpected errors of every layer, with their stack, go to the same log as the requests.
+  logInternalErrorsWith((error) => log.error({ err: error }, "internal error"));
   const applied = await migrate(settings.databaseUrl);
-  if (applied.length > 0) console.log(`applied migrations: ${applied.join(", ")}`);
+  if (applied.length > 0) lifecycle.info(`applied migrations: ${applied.join(", ")}`);
   const db = await openDatabase(settings.databaseUrl, settings.pool);
-  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits });
+  // Without a metrics listener nothing is counted: requests pay for metrics only when they are read.
+  const metrics = settings.metrics.port === null ? undefined : serviceMetrics({ pool: connectionPoolOf(db.prisma) });
+  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics });
   const server = await listen(app, settings.port, settings.host, settings.limits);
-  console.log(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);
+  const metricsServer = metrics && (await listenForMetrics(metrics.registry, settings.metrics.port!, settings.metrics.host));
+  if (metricsServer) lifecycle.info(`metrics on ${metricsServer.url}`);
+  lifecycle.info(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests in flight`);
+    lifecycle.info(`${signal}: finishing requests in flight`);
     await server.close();
+    await metricsServer?.close();
     await db.close();
+    // pino's destination writes what it still holds when the process exits.
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -86,9 +86,12 @@ export async function startTarget(name: TargetName, databaseUrl: string, port: n
     child.stderr!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
   });
-  // Keep draining its output so a chatty server never blocks on a full pipe.
-  child.stdout!.resume();
-  child.stderr!.resume();
+  // Keep draining its output so a chatty server (a request log line per request) never blocks on a
+  // full pipe, without keeping it: only its start line was needed.
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.removeAllListeners("data");
+    stream.resume();
+  }
   return {
     name,
     url,

@@ -1,6 +1,7 @@
 // The service's settings, read once from the environment.
 import { databaseUrl, dataDir, defaultPoolSettings, type PoolSettings } from "./database";
 import { limitSpecs, type LimitName, type Limits } from "./limits";
+import { readLogSettings, readMetricsSettings, type LogSettings, type MetricsSettings } from "./observability";
 
 export interface Settings {
   port: number;
@@ -10,6 +11,8 @@ export interface Settings {
   rateLimitPerMinute: number;
   pool: PoolSettings;
   limits: Limits;
+  log: LogSettings;
+  metrics: MetricsSettings;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -40,5 +43,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT_MS", defaultPoolSettings.statementTimeoutMs, 0, 3_600_000),
       connectTimeoutMs: integer(env, "DATABASE_CONNECT_TIMEOUT_MS", defaultPoolSettings.connectTimeoutMs, 1, 600_000),
     },
+    log: readLogSettings(env),
+    metrics: readMetricsSettings(env),
   };
 }

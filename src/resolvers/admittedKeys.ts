@@ -9,6 +9,7 @@
 import type { ApiKeyStore, KeyChanges } from "../db/store";
 import type { NetworkScope } from "../context";
 import { hashApiKey, isValidAt, looksLikeApiKey, type StoredKey } from "./apiKeys";
+import { cacheCounts } from "../config/cacheCounts";
 
 /** Keys kept at most; past it the one admitted first is dropped. */
 export const maxAdmittedKeys = 10_000;
@@ -35,7 +36,9 @@ export function admittedKeys(keys: Pick<ApiKeyStore, "byHash">, changes: KeyChan
     const hash = hashApiKey(apiKey);
     const epoch = currentEpoch();
     const known = epoch === null ? undefined : kept.get(hash);
-    if (known && isValidAt(known, now)) return known.network;
+    const admitted = known !== undefined && isValidAt(known, now);
+    cacheCounts.admittedKeys[admitted ? "hits" : "misses"] += 1;
+    if (admitted) return known.network;
 
     const key = await keys.byHash(hash);
     if (!key || !isValidAt(key, now)) {

@@ -5,16 +5,17 @@
 // GraphQL queries validated before (src/server/knownQueries.ts) are answered with plain
 // replies; other GraphQL requests and the public endpoints through fetch Requests and
 // Responses. The HTTP server passes requests in from node's request
-// (src/server/nodeRequests.ts), App.fetch from a fetch Request.
+// (src/server/nodeRequests.ts), App.fetch from a fetch Request. Each request's record (route
+// template, network, key prefix, operation, refusal: src/server/observability/requestRecord.ts)
+// is filled in on the way and logged and counted once the answer is ready.
 import type { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
 import type { NetworkScope } from "../context";
 import { schema } from "../schema";
 import { defaultLimits, maxJsonDepth, type Limits } from "../config/limits";
-import { apiKeyFromHeaders } from "../resolvers/apiKeys";
+import { apiKeyFromHeaders, looksLikeApiKey } from "../resolvers/apiKeys";
 import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
-import { logInternalError } from "../publicError";
 import { createRouter } from "../rest/router";
 import { restOperations, restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";
@@ -26,9 +27,13 @@ import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
 import { documentTextOf, keptMediaTypeFor, knownQueries, refusalReply } from "./knownQueries";
-import { isPublicPath, publicEndpoints } from "./publicEndpoints";
+import { isPublicPath, publicEndpoints, publicRouteOf } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
 import { RequestBodyError } from "./requestBodies";
+import { keyPrefixLength, limitRefusalReason, RequestRecord, type RefusalReason } from "./observability/requestRecord";
+import { requestObserver } from "./observability/requestObserver";
+import type { Logger } from "./observability/requestLog";
+import type { ServiceMetrics } from "./observability/metrics";
 import { Response } from "@whatwg-node/fetch";
 
 export interface AppDependencies {
@@ -39,6 +44,13 @@ export interface AppDependencies {
   limits?: Partial<Limits>;
   /** false leaves every GraphQL request to Yoga's pipeline (tests compare both ways). */
   knownQueries?: boolean;
+  /**
+   * Where each request's line and its unexpected errors go (src/server/observability/requestLog.ts);
+   * none: no request lines, errors to stderr.
+   */
+  log?: Logger;
+  /** The metrics that count each request (src/server/observability/metrics.ts); none: not counted. */
+  metrics?: ServiceMetrics;
 }
 
 /** What the app answers: a plain reply, or a fetch Response (Yoga, GraphiQL, the public endpoints). */
@@ -47,7 +59,7 @@ export type Answer = Reply | Response;
 export const isReply = (answer: Answer): answer is Reply => typeof (answer as Response).arrayBuffer !== "function";
 
 export interface App {
-  /** Any request, from a fetch Request. */
+  /** Any request, from a fetch Request (X-Request-Id is the HTTP server's to write: not added here). */
   fetch(request: Request): Promise<Response>;
   /** Any request, as the app reads it; never throws. */
   handle(incoming: IncomingHttp): Promise<Answer>;
@@ -56,7 +68,7 @@ export interface App {
 /** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
 const graphqlMethods = "GET, HEAD, POST";
 
-export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true }: AppDependencies): App {
+export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics }: AppDependencies): App {
   const limits: Limits = { ...defaultLimits, ...chosen };
   const { documentLimits, execute } = operationGuards(schema, limits);
   const graphql = createGraphqlServer(schema, db, now, documentLimits, execute);
@@ -65,24 +77,33 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
   const networkOfApiKey = admittedKeys(db.apiKeys, db.keyChanges);
+  const observer = requestObserver(log, metrics);
 
   /**
    * The request's network, or the domain error that refuses it before any resolver runs: no or
    * unknown key, database unreachable, or the key over its rate limit.
    */
-  async function admit(header: (name: string) => string | null): Promise<{ network: NetworkScope } | { refusal: GraphQLError }> {
+  async function admit(header: (name: string) => string | null, record: RequestRecord): Promise<{ network: NetworkScope } | { refusal: GraphQLError }> {
     const apiKey = apiKeyFromHeaders(header);
-    if (!apiKey) return { refusal: unauthenticated() };
+    if (!apiKey) return refuse(record, "no_key", unauthenticated());
+    // The public prefix only, and only of what looks like one of our keys (not a password pasted by mistake).
+    if (looksLikeApiKey(apiKey)) record.keyPrefix = apiKey.slice(0, keyPrefixLength);
     let network: NetworkScope | null;
     try {
       network = await networkOfApiKey(apiKey, now());
     } catch (error) {
-      if (isDatabaseUnavailable(error)) return { refusal: unavailable() };
+      if (isDatabaseUnavailable(error)) return refuse(record, "database_unavailable", unavailable());
       throw error;
     }
-    if (!network) return { refusal: unauthenticated() };
+    if (!network) return refuse(record, "unknown_key", unauthenticated());
+    record.network = network.id;
     const retryAfter = limiter.take(apiKey);
-    return retryAfter ? { refusal: rateLimited(retryAfter) } : { network };
+    return retryAfter ? refuse(record, "rate_limit", rateLimited(retryAfter)) : { network };
+  }
+
+  function refuse(record: RequestRecord, reason: RefusalReason, refusal: GraphQLError): { refusal: GraphQLError } {
+    record.refusal = reason;
+    return { refusal };
   }
 
   /**
@@ -120,7 +141,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     return null;
   }
 
-  async function handleGraphql(incoming: IncomingHttp): Promise<Answer> {
+  async function handleGraphql(incoming: IncomingHttp, record: RequestRecord): Promise<Answer> {
     const { method } = incoming;
     if (method !== "GET" && method !== "HEAD" && method !== "POST") {
       return graphqlError(incoming, 405, `The ${method} method is not supported for /graphql. Supported: ${graphqlMethods}.`, "METHOD_NOT_ALLOWED", {
@@ -129,24 +150,30 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     }
     // GraphiQL itself is a page anyone may load; the operations it sends carry the key.
     if (method !== "POST" && incoming.header("accept")?.includes("text/html")) return graphql.graphiql();
-    const admitted = await admit(incoming.header);
+    const admitted = await admit(incoming.header, record);
     if ("refusal" in admitted) return graphqlRefusal(incoming, admitted.refusal);
     const { network } = admitted;
     if (method !== "POST") {
       const bad = badQueryString(incoming);
       if (bad) return graphqlError(incoming, 400, bad, ErrorCode.BAD_USER_INPUT);
-      return overLimits(incoming, incoming.url().searchParams.get("query")) ?? graphql.handle(incoming.fetchRequest(null), { network });
+      return overLimits(incoming, incoming.url().searchParams.get("query"), record) ?? graphql.handle(incoming.fetchRequest(null), { network, requestRecord: record });
     }
     const body = await incoming.text();
-    if (body === null) return graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT);
-    if (!nestsAtMost(body)) return graphqlError(incoming, 400, tooDeepMessage, ErrorCode.BAD_USER_INPUT);
+    if (body === null) {
+      record.refusal = "body_too_large";
+      return graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT);
+    }
+    if (!nestsAtMost(body)) {
+      record.refusal = "body_too_deep";
+      return graphqlError(incoming, 400, tooDeepMessage, ErrorCode.BAD_USER_INPUT);
+    }
     const known = queries?.recognize(method, incoming.header, body);
-    const answered = known ? await queries!.answer(known, graphql.contextOf(network)) : null;
+    const answered = known ? await queries!.answer(known, graphql.contextOf(network, record)) : null;
     if (answered && "status" in answered) return answered;
     // Yoga answers the rest; a known query's result is handed over, not computed again.
     // A known document passed the limits when it was kept; only others are measured here.
-    const refused = known ? null : overLimits(incoming, documentTextOf(body));
-    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed });
+    const refused = known ? null : overLimits(incoming, documentTextOf(body), record);
+    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed, requestRecord: record });
   }
 
   /**
@@ -154,40 +181,88 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
    * validation errors as the GraphQL-over-HTTP spec has it (200 under application/json), a
    * refusal by a limit is a 400 whatever the media type.
    */
-  function overLimits(incoming: IncomingHttp, text: string | null): Reply | null {
+  function overLimits(incoming: IncomingHttp, text: string | null, record: RequestRecord): Reply | null {
     const refusal = text === null ? null : documentLimits.refusalOfText(text);
-    return refusal && refusalReply([refusal], keptMediaTypeFor(incoming.header("accept")) ?? "application/json");
+    if (!refusal) return null;
+    record.refusal = limitRefusalReason(refusal);
+    return refusalReply([refusal], keptMediaTypeFor(incoming.header("accept")) ?? "application/json");
   }
 
-  async function handleRest(incoming: IncomingHttp): Promise<Reply> {
+  /** The REST route's template, for a request refused before routing (null: no route). */
+  function restRouteOf(incoming: IncomingHttp): string | null {
+    const match = matchRest(incoming.method, incoming.pathname);
+    return match && "route" in match ? match.route.path : null;
+  }
+
+  async function handleRest(incoming: IncomingHttp, record: RequestRecord): Promise<Reply> {
     const match = matchRest(incoming.method, incoming.pathname);
     if (!match) return errorJson(404, "Not Found.");
     if ("reply" in match) return match.reply;
-    const admitted = await admit(incoming.header);
+    record.route = match.route.path;
+    const admitted = await admit(incoming.header, record);
     if ("refusal" in admitted) return restErrorReply([admitted.refusal]);
     return match.route.handler({ incoming, params: match.params, network: admitted.network });
   }
 
-  async function route(incoming: IncomingHttp): Promise<Answer> {
+  async function route(incoming: IncomingHttp, record: RequestRecord): Promise<Answer> {
     const { pathname } = incoming;
     const isGraphql = pathname === "/graphql";
+    const isPublic = !isGraphql && isPublicPath(pathname);
+    if (isGraphql) record.route = "/graphql";
+    else if (isPublic) record.route = publicRouteOf(pathname);
     // A body declared too large is refused before anything else, without reading it.
-    if (declaresTooLargeBody(incoming)) return isGraphql ? graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT) : bodyTooLarge();
-    if (isGraphql) return handleGraphql(incoming);
-    if (isPublicPath(pathname)) return (await publicEndpoint(incoming.fetchRequest(null), incoming.url())) ?? errorJson(404, "Not Found.");
-    return handleRest(incoming);
+    if (declaresTooLargeBody(incoming)) {
+      record.refusal = "body_too_large";
+      if (isGraphql) return graphqlError(incoming, 413, bodyTooLargeMessage, ErrorCode.BAD_USER_INPUT);
+      if (!isPublic) record.route = restRouteOf(incoming);
+      return bodyTooLarge();
+    }
+    if (isGraphql) return handleGraphql(incoming, record);
+    if (isPublic) return (await publicEndpoint(incoming.fetchRequest(null), incoming.url())) ?? errorJson(404, "Not Found.");
+    return handleRest(incoming, record);
+  }
+
+  /**
+   * The reason of a refusal that the REST layer answered (its operations run through SOFA, which
+   * carries no request record): by the status of an admitted request's answer. 503 after
+   * OPERATION_TIMEOUT_MS is the key's line giving up; sooner, the database.
+   */
+  function refusalOfStatus(status: number, durationMs: number): RefusalReason | undefined {
+    if (status === 429) return "fairness_queue";
+    if (status === 503) return durationMs >= limits.operationTimeoutMs ? "timeout" : "database_unavailable";
+    if (status === 413) return "body_too_large";
+    return undefined;
   }
 
   /** Answers every error itself: a body that could not be read, 503 while the database is unreachable, else 500. */
-  async function handle(incoming: IncomingHttp): Promise<Answer> {
+  async function answer(incoming: IncomingHttp, record: RequestRecord): Promise<Answer> {
     try {
-      return await route(incoming);
+      return await route(incoming, record);
     } catch (error) {
-      if (error instanceof RequestBodyError) return error.reply;
-      if (isDatabaseUnavailable(error)) return restErrorReply([unavailable()]);
-      logInternalError(error);
+      if (error instanceof RequestBodyError) {
+        if (error.reply.status === 503) record.refusal = "bodies_in_flight";
+        return error.reply;
+      }
+      if (isDatabaseUnavailable(error)) {
+        record.refusal = "database_unavailable";
+        return restErrorReply([unavailable()]);
+      }
+      observer.internalError(error, record);
       return errorJson(500, "Server Error.");
     }
+  }
+
+  /** The answer, with the request's record logged and counted once it is ready. */
+  async function handle(incoming: IncomingHttp): Promise<Answer> {
+    const started = performance.now();
+    const record = new RequestRecord(incoming.requestId, incoming.method);
+    const answered = await answer(incoming, record);
+    record.status = answered.status;
+    // Hundredths of a millisecond: what a log reader or a histogram bucket can tell apart.
+    record.durationMs = Math.round((performance.now() - started) * 100) / 100;
+    if (record.refusal === undefined && record.network !== undefined && record.status >= 413) record.refusal = refusalOfStatus(record.status, record.durationMs);
+    observer.answered(record);
+    return answered;
   }
 
   return {

@@ -2,14 +2,18 @@
 // Request for Yoga and the public endpoints), and how App.fetch makes one of a fetch Request.
 import { maxBodyBytes } from "../config/limits";
 import type { IncomingRest } from "../rest/incoming";
+import { requestIdOf } from "./observability/requestId";
 
 export interface IncomingHttp extends IncomingRest {
+  /** The request's id (X-Request-Id: the client's when sane, else made; src/server/observability/requestId.ts). */
+  requestId: string;
   /** The request as a fetch Request, with this body (read before by `text`) or none. */
   fetchRequest(body: string | null): Request;
 }
 
 export function incomingOfRequest(request: Request, url: URL): IncomingHttp {
   return {
+    requestId: requestIdOf(request.headers.get("x-request-id")),
     method: request.method,
     pathname: url.pathname,
     url: () => url,

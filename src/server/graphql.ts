@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
 import type { Execute } from "./guardedExecute";
 import type { OperationLimitsCheck } from "./operationLimits";
+import type { ObservedContext, RequestRecord } from "./observability/requestRecord";
 
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
@@ -19,6 +20,8 @@ export type ServerContext = {
    * (src/server/knownQueries.ts): Yoga answers it without running the operation again.
    */
   executed?: ExecutionResult;
+  /** The request's record: the guarded execute function notes the operation in it (src/server/guardedExecute.ts). */
+  requestRecord?: RequestRecord;
 };
 
 const exampleQuery = `# Put your network's API key into the Headers tab below:
@@ -111,7 +114,7 @@ export function createGraphqlServer(
   limits: OperationLimitsCheck,
   execute: Execute,
 ) {
-  const contextOf = ({ network }: ServerContext): Context => ({ db, network, now });
+  const contextOf = ({ network, requestRecord }: ServerContext): ObservedContext => ({ db, network, now, requestRecord });
   const options: YogaServerOptions<ServerContext, Context> = {
     schema,
     graphqlEndpoint: "/graphql",
@@ -141,8 +144,8 @@ export function createGraphqlServer(
   };
   const yoga = createYoga<ServerContext, Context>(options);
   return {
-    /** The context of a network's operations, as Yoga builds it. */
-    contextOf: (network: NetworkScope): Context => contextOf({ network }),
+    /** The context of a network's operations for this request, as Yoga builds it. */
+    contextOf: (network: NetworkScope, requestRecord?: RequestRecord): Context => contextOf({ network, requestRecord }),
     /** Runs the GraphQL request (GET or POST) of a network. */
     handle: (request: Request, context: ServerContext): Promise<Response> =>
       Promise.resolve(yoga.fetch(request, { ...context, waitUntil: leaveRunning } as ServerContext)),

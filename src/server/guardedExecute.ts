@@ -2,22 +2,35 @@
 // operation is measured against the limits first (src/server/operationLimits.ts), then run in its
 // key's line (src/server/keyFairness.ts) as a compiled query (src/server/compiledExecute.ts).
 // A refusal is a result with one error and no data; the error carries its HTTP status.
-import type { ExecutionResult, GraphQLSchema } from "graphql";
+import type { ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
 import type { Execute } from "../rest/sofa";
-import type { Context } from "../context";
 import type { Limits } from "../config/limits";
 import { compiledExecute } from "./compiledExecute";
 import { keyFairness, type KeyFairness } from "./keyFairness";
 import { operationLimits, type OperationLimitsCheck } from "./operationLimits";
+import { fairnessRefusalReason, limitRefusalReason, noteOperation, type ObservedContext } from "./observability/requestRecord";
 
 export type { Execute };
 
+const refused = (error: GraphQLError): ExecutionResult => ({ errors: [error] });
+
 export function guardedExecute(limits: OperationLimitsCheck, fairness: KeyFairness): Execute {
   return (args) => {
+    // A GraphQL request's record (none for SOFA's REST operations: their routes say enough).
+    const { network, requestRecord: record } = args.contextValue as ObservedContext;
+    if (record) noteOperation(record, args.document, args.operationName);
     const measured = limits.measure(args.document, args.operationName, args.variableValues);
-    if ("refusal" in measured) return { errors: [measured.refusal] };
-    const { network } = args.contextValue as Context;
-    return fairness.run(network.id, measured.cost, () => compiledExecute(args), (error): ExecutionResult => ({ errors: [error] }));
+    if ("refusal" in measured) {
+      if (record) record.refusal = limitRefusalReason(measured.refusal);
+      return refused(measured.refusal);
+    }
+    const refusedFor = record
+      ? (error: GraphQLError) => {
+          record.refusal = fairnessRefusalReason(error);
+          return refused(error);
+        }
+      : refused;
+    return fairness.run(network.id, measured.cost, () => compiledExecute(args), refusedFor);
   };
 }
 

@@ -10,6 +10,7 @@ import { sendResponse } from "./sendResponse";
 import { incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
 import { logInternalError } from "../publicError";
 import { defaultLimits, type Limits } from "../config/limits";
+import { requestIdHeader, requestIdOf } from "./observability/requestId";
 
 export interface RunningServer {
   url: string;
@@ -48,28 +49,33 @@ export async function listen(app: App, port: number, host: string, limits: Conne
   /** The answer under way on a socket: a protocol error in its body is answered through it. */
   const answering = new WeakMap<Socket, ServerResponse>();
 
-  async function send(answer: Answer, request: IncomingMessage, response: ServerResponse, bodyUnread: boolean): Promise<unknown> {
+  async function send(answer: Answer, request: IncomingMessage, response: ServerResponse, bodyUnread: boolean, requestId: string): Promise<unknown> {
     // Answered already: a protocol error in the request's body (clientError below).
     if (response.headersSent) return;
+    if (isReply(answer) && !bodyUnread) return writeReply(answer, response, requestId);
+    response.setHeader(requestIdHeader, requestId);
     if (bodyUnread) return answerThenDiscard(request, response, isReply(answer) ? answer : await replyOf(answer));
-    return isReply(answer) ? writeReply(answer, response) : sendResponse(answer, response, request);
+    return sendResponse(answer as Response, response, request);
   }
 
-  async function answer(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
-    const incoming = incomingOfNodeRequest(request, response, budget);
-    if (!incoming) return send(invalidUrl(), request, response, request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined);
+  async function answer(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<unknown> {
+    const incoming = incomingOfNodeRequest(request, response, budget, requestId);
+    if (!incoming) {
+      return send(invalidUrl(), request, response, request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined, requestId);
+    }
     const answered = await app.handle(incoming);
-    return send(answered, request, response, incoming.bodyUnread());
+    return send(answered, request, response, incoming.bodyUnread(), requestId);
   }
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     answering.set(request.socket, response);
     response.once("finish", () => answering.delete(request.socket));
-    answer(request, response).catch((error: unknown) => {
+    const requestId = requestIdOf(request.headers["x-request-id"]);
+    answer(request, response, requestId).catch((error: unknown) => {
       // The app answers every error itself; this is the socket or a Response's stream failing.
       logInternalError(error);
       if (response.headersSent) return void response.destroy();
-      response.writeHead(500, { "content-type": "application/json; charset=utf-8" }).end('{"message":"Server Error."}');
+      response.writeHead(500, { "content-type": "application/json; charset=utf-8", [requestIdHeader]: requestId }).end('{"message":"Server Error."}');
     });
   };
 
@@ -90,16 +96,19 @@ export async function listen(app: App, port: number, host: string, limits: Conne
     const status = clientErrorStatus(error.code);
     const body = JSON.stringify({ message: clientErrorMessages[status] });
     const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" };
-    // In a request's body (a bad chunk): the request's own response answers, unless it has begun.
+    // In a request's body (a bad chunk): the request's own response answers, unless it has begun,
+    // with the request's id when the client sent a sane one (a made one was not kept: a new one).
     const response = answering.get(socket);
     if (response) {
       if (response.headersSent) return void socket.destroy();
-      response.writeHead(status, headers).end(body, () => socket.destroy());
+      const requestId = response.getHeader(requestIdHeader) ?? requestIdOf(response.req.headers["x-request-id"]);
+      response.writeHead(status, { ...headers, [requestIdHeader]: requestId }).end(body, () => socket.destroy());
       return;
     }
+    // No request was read: an id of its own, for the client to quote.
     socket.end(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
-        `${Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`,
+        `${Object.entries({ ...headers, [requestIdHeader]: requestIdOf(null) }).map(([name, value]) => `${name}: ${value}`).join("\r\n")}\r\n\r\n${body}`,
     );
   });
   server.keepAliveTimeout = limits.httpKeepAliveTimeoutMs;

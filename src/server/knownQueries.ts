@@ -13,6 +13,7 @@ import type { Reply } from "../rest/responses";
 import type { Execute } from "./guardedExecute";
 import type { OperationLimitsCheck } from "./operationLimits";
 import { LengthBoundedCache } from "./lengthBoundedCache";
+import { cacheCounts } from "../config/cacheCounts";
 
 /** Documents longer than this are left to Yoga: the known ones stay small. */
 const maxQueryLength = 10_000;
@@ -153,6 +154,7 @@ export function knownQueries(schema: GraphQLSchema, limits: OperationLimitsCheck
 
   function validQuery(params: GraphqlParams): DocumentNode | null {
     let document = documents.get(params.query);
+    cacheCounts.knownQueries[document === undefined ? "misses" : "hits"] += 1;
     if (document === undefined) {
       // Only a document within the limits is kept (as a valid query, or as not one); one over
       // them is left to Yoga's path, which refuses it (src/server/app.ts).

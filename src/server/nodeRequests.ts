@@ -43,8 +43,8 @@ export interface NodeIncoming extends IncomingHttp {
   bodyUnread(): boolean;
 }
 
-/** The request as the app reads it; null when its target and Host make no URL. */
-export function incomingOfNodeRequest(request: IncomingMessage, response: ServerResponse, budget: BodyBudget): NodeIncoming | null {
+/** The request as the app reads it, with its id; null when its target and Host make no URL. */
+export function incomingOfNodeRequest(request: IncomingMessage, response: ServerResponse, budget: BodyBudget, requestId: string): NodeIncoming | null {
   const target = request.url ?? "/";
   // An absolute-form target (a request through a proxy) carries its own host.
   const host = target.startsWith("/") ? hostOf(request) : null;
@@ -61,6 +61,7 @@ export function incomingOfNodeRequest(request: IncomingMessage, response: Server
   let body: Promise<string | null> | undefined;
   let bodyEnded = !sendsBody(request);
   const incoming: NodeIncoming = {
+    requestId,
     method: request.method ?? "GET",
     pathname: url ? url.pathname : path,
     url: () => (url ??= new URL(base + target)),
@@ -97,11 +98,15 @@ function fetchRequestOf(request: IncomingMessage, incoming: IncomingHttp, body: 
 
 export const invalidUrl = () => errorJson(400, "The request's path and Host header do not make a valid URL.");
 
-/** Head and body in one socket write, with the body's length (no chunked encoding). */
-export function writeReply(reply: Reply, response: ServerResponse): void {
+/**
+ * Head and body in one socket write, with the body's length (no chunked encoding) and the
+ * request's id. Passed to writeHead with the others, not set before: node writes a head given
+ * whole without first storing each header (the reply's headers are never changed: some are shared).
+ */
+export function writeReply(reply: Reply, response: ServerResponse, requestId: string): void {
   if (reply.body === null) {
-    response.writeHead(reply.status, reply.headers).end();
+    response.writeHead(reply.status, { ...reply.headers, "X-Request-Id": requestId }).end();
     return;
   }
-  response.writeHead(reply.status, { ...reply.headers, "Content-Length": Buffer.byteLength(reply.body) }).end(reply.body);
+  response.writeHead(reply.status, { ...reply.headers, "Content-Length": Buffer.byteLength(reply.body), "X-Request-Id": requestId }).end(reply.body);
 }

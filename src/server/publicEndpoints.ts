@@ -11,6 +11,15 @@ const publicPaths = new Set(["/healthz", "/readyz", "/openapi.json"]);
 /** The paths of the endpoints below: every other path but /graphql is a REST path. */
 export const isPublicPath = (pathname: string) => publicPaths.has(pathname) || pathname === "/docs" || pathname.startsWith("/docs/") || isDashboardPath(pathname);
 
+/**
+ * The route template of a public path (isPublicPath), for the request log and the metrics: the
+ * docs' and the dashboard's files under one template each, whatever path was asked.
+ */
+export function publicRouteOf(pathname: string): string {
+  if (publicPaths.has(pathname) || pathname === "/docs" || pathname === "/dashboard") return pathname;
+  return pathname.startsWith("/docs/") ? "/docs/{file}" : "/dashboard/{file}";
+}
+
 /** Answers the public endpoints; null for every other path. */
 export function publicEndpoints(db: Database) {
   let document: string | null = null;

@@ -9,6 +9,8 @@ import { createNetwork } from "../../src/admin/networks";
 import { addOfficer } from "../../src/resolvers/officers";
 import type { RateLimitOptions } from "../../src/server/rateLimit";
 import { defaultLimits, type Limits } from "../../src/config/limits";
+import type { Logger } from "../../src/server/observability/requestLog";
+import type { ServiceMetrics } from "../../src/server/observability/metrics";
 import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
 
 export { temporaryDir, testProvider };
@@ -49,7 +51,16 @@ export interface TestNetwork {
   officer(value: string, name?: string): Promise<{ id: number; identifier: string; name: string }>;
 }
 
-export async function startService(options: { rateLimit?: RateLimitOptions; limits?: Partial<Limits> } = {}): Promise<TestService> {
+export interface ServiceOptions {
+  rateLimit?: RateLimitOptions;
+  limits?: Partial<Limits>;
+  /** Where request lines go (none: not logged; test/support/logCapture.ts keeps them). */
+  log?: Logger;
+  /** Metrics that count the requests (none: not counted). */
+  metrics?: ServiceMetrics;
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<TestService> {
   const dataDir = temporaryDir();
   const database: FreshDatabase = await freshDatabase();
   const url = database.url;
@@ -57,7 +68,7 @@ export async function startService(options: { rateLimit?: RateLimitOptions; limi
   const db = await openDatabase(url);
   const clock = new TestClock();
   const limits = { ...defaultLimits, ...options.limits };
-  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits }), 0, "127.0.0.1", limits);
+  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits, log: options.log, metrics: options.metrics }), 0, "127.0.0.1", limits);
   let counter = 0;
 
   return {

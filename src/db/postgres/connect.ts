@@ -29,6 +29,12 @@ export function poolConfig(url: string, settings: PoolSettings): PoolConfig {
   };
 }
 
+/** The pool under each client opened here, for its connections' gauges (src/server/observability/metrics.ts). */
+const poolOfClient = new WeakMap<object, PreparingPool>();
+
+/** The pg pool under a Prisma client of openPostgres; null for any other (SQLite's). */
+export const connectionPoolOf = (prisma: object): PreparingPool | null => poolOfClient.get(prisma) ?? null;
+
 /**
  * The PostgreSQL client is generated from prisma/postgresql; its model types are identical to
  * the SQLite client's, which types the code. Loaded only when used.
@@ -52,8 +58,10 @@ export function openPostgres(
       disposeExternalPool: true,
     }),
   );
+  const prisma = new PostgresClient({ adapter: factory }) as PrismaClient;
+  poolOfClient.set(prisma, pool);
   return {
-    prisma: new PostgresClient({ adapter: factory }) as PrismaClient,
+    prisma,
     adapter: factory.connection,
     pool,
     // One connection more than the pool's size, for the reads by key.

@@ -6,6 +6,8 @@
 // only while the version read for the request is still the one it was counted at, so it is
 // never stale, also with several service processes on one database.
 
+import { cacheCounts } from "../../config/cacheCounts";
+
 /** Totals kept per process; the least recently used go first. */
 const maxEntries = 10_000;
 
@@ -21,6 +23,7 @@ export class SearchTotals {
   get(networkId: number, needle: string, version: string): number | undefined {
     const key = `${networkId}:${needle}`;
     const entry = this.kept.get(key);
+    cacheCounts.searchTotals[entry?.version === version ? "hits" : "misses"] += 1;
     if (!entry || entry.version !== version) return undefined;
     // Map keeps insertion order: re-inserting marks the entry as recently used.
     this.kept.delete(key);
