@@ -1,6 +1,7 @@
 // A list's total without a count over the network's rows where possible, and what a process
 // remembers for it per read path: the state each network was last seen in, and the search totals
 // kept per vehicle_version (./searchTotals.ts says why that is never stale).
+import { cacheCounts } from "../../config/cacheCounts";
 import { Prisma } from "../../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../adapterReads";
 import type { SearchFilter, VehicleFilter } from "./pageSql";
@@ -41,7 +42,11 @@ const seenStatesOf = keptPerReadPath(() => new SeenStates());
  */
 export function guessedSearchTotal(read: ReadSql, filter: SearchFilter): { total: number; state: NetworkState } | null {
   const state = seenStatesOf(read).get(filter.networkId);
-  if (!state) return null;
+  if (!state) {
+    // No kept total can be trusted without the network's state: the kept totals could not answer.
+    cacheCounts.searchTotals.misses += 1;
+    return null;
+  }
   const total = searchTotalsOf(read).get(filter.networkId, filter.needle, state.version);
   return total === undefined ? null : { total, state };
 }
