@@ -2,28 +2,13 @@
 // service runs and a client keeps writing restores into a new DATA_DIR, and the service started
 // on it answers every write acknowledged before the backup began. On PostgreSQL it refuses
 // (pg_dump is the tool there).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { client } from "./support/http";
 import { freshDatabase, temporaryDir, testProvider } from "./support/database";
-import { repoRoot, startServiceProcess, type ServiceProcess } from "./support/process";
+import { runAdminAsync, startServiceProcess, type ServiceProcess } from "./support/process";
 
-/** The admin command, asynchronously (the write stream goes on while it runs). */
-function admin(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env };
-  delete childEnv.DATABASE_URL;
-  delete childEnv.DATA_DIR;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/admin/main.ts", ...args], { cwd: repoRoot, env: { ...childEnv, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = runAdminAsync;
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
 const postgresOnly = testProvider === "postgresql" ? test : test.skip;

@@ -19,7 +19,8 @@ const countColumnOf: Record<RecordTable, string> = {
   offender_files: "offender_file_count",
 };
 
-const hourMs = 60 * 60 * 1000;
+/** The length of the hours the kept counts are per (migration *_record_hour_counts). */
+export const hourMs = 60 * 60 * 1000;
 
 /** The first whole hour at or after `instant`. */
 export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTime() / hourMs) * hourMs);

@@ -5,7 +5,7 @@ import type { DutytimeEntry } from "../db/store";
 import { notFound } from "../errors";
 import { isUniqueViolation } from "./databaseErrors";
 import { parseStoredId } from "./ids";
-import { endStaleEntries } from "./staleEntries";
+import { autoStopLimitMs, endStaleEntries } from "./staleEntries";
 import { Validator } from "./validation";
 
 export interface EntryCorrection {
@@ -15,7 +15,6 @@ export interface EntryCorrection {
   endedAt?: Date | null;
 }
 
-const hourMs = 3_600_000;
 const describe = (entry: DutytimeEntry) => `${entry.id} (${entry.startedAt.toISOString()} to ${entry.endedAt?.toISOString() ?? "now, still open"})`;
 
 function checkCorrection(ctx: Context, entry: DutytimeEntry, correction: EntryCorrection) {
@@ -28,9 +27,9 @@ function checkCorrection(ctx: Context, entry: DutytimeEntry, correction: EntryCo
   if (startedAt.getTime() > now.getTime()) check.fail("startedAt", "The started at field must not be in the future.");
   else if (endedAt !== null && endedAt.getTime() > now.getTime()) check.fail("endedAt", "The ended at field must not be in the future.");
   else if (endedAt !== null && endedAt.getTime() <= startedAt.getTime()) check.fail("endedAt", "The ended at field must be a date after started at.");
-  const limit = ctx.network.autoStopAfterHours;
-  if (endedAt === null && limit !== null && now.getTime() - startedAt.getTime() > limit * hourMs) {
-    check.fail("endedAt", `An entry open longer than the network's auto-stop limit (${limit} hours) must have an end.`);
+  const limitMs = autoStopLimitMs(ctx.network);
+  if (endedAt === null && limitMs !== null && now.getTime() - startedAt.getTime() > limitMs) {
+    check.fail("endedAt", `An entry open longer than the network's auto-stop limit (${ctx.network.autoStopAfterHours} hours) must have an end.`);
   }
   check.throwIfInvalid();
   return { startedAt, endedAt };

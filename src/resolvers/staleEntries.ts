@@ -6,6 +6,10 @@ import type { Context } from "../context";
 
 const hourMs = 3_600_000;
 
+/** How long an entry of the network may stay open, in ms; null: for ever (no rule). */
+export const autoStopLimitMs = (network: Context["network"]): number | null =>
+  network.autoStopAfterHours === null ? null : network.autoStopAfterHours * hourMs;
+
 /**
  * Each request's check, once per request (its resolvers run side by side, and each waits for
  * the same check before it reads who is on duty).
@@ -14,10 +18,10 @@ const checks = new WeakMap<Context, Promise<void>>();
 
 /** Ends the network's stale entries: a statement per request while the rule is set, one more per stale entry. */
 export function endStaleEntries(ctx: Context): Promise<void> {
-  const hours = ctx.network.autoStopAfterHours;
-  if (hours === null) return Promise.resolve();
+  const limitMs = autoStopLimitMs(ctx.network);
+  if (limitMs === null) return Promise.resolve();
   let check = checks.get(ctx);
-  if (!check) checks.set(ctx, (check = endEntriesOlderThan(ctx, hours * hourMs)));
+  if (!check) checks.set(ctx, (check = endEntriesOlderThan(ctx, limitMs)));
   return check;
 }
 

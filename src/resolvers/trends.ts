@@ -6,6 +6,7 @@ import type { Context } from "../context";
 import type { RecordKind } from "../db/store";
 import { checkTimeZone, periodsIn, type Period } from "./calendar";
 import { isDatabaseUnavailable } from "./databaseErrors";
+import { hourMs } from "../db/recordCounts";
 import { Validator } from "./validation";
 
 export interface DailyCount extends Period {
@@ -29,7 +30,6 @@ export interface TrendArgs {
   timeZone?: string | null;
 }
 
-const hourMs = 3_600_000;
 const hourOf = (ms: number) => Math.floor(ms / hourMs) * hourMs;
 
 /** The index of the day holding the instant (days in order, meeting end to start), or -1. */

@@ -66,6 +66,25 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
   };
 }
 
+/**
+ * Runs the admin command without blocking this process (a server in it keeps answering), with
+ * only the database settings given; resolves with its exit code, stdout and stderr.
+ */
+export function runAdminAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.DATA_DIR;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/admin/main.ts", ...args], { cwd: repoRoot, env: { ...childEnv, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Runs the admin command; returns its exit code, stdout and stderr. */
 export function runAdmin(args: string[], env: Record<string, string>) {
   const result = spawnSync(tsx, ["src/admin/main.ts", ...args], {
