@@ -4,7 +4,7 @@
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
-import type { EntryRecord, MeetingEntry, OfficerRecord } from "./store";
+import type { EntryRecord, MeetingEntry, OfficerRecord, ReportOfficer } from "./store";
 
 const entryJson = (entry: EntryRecord, now: number) => ({
   id: entry.id,
@@ -59,13 +59,10 @@ export function utcPeriods(from: Date, to: Date, grouping: Grouping, maxPeriods:
 }
 
 /** The service's dutyHours report (src/resolvers/dutyHours.ts) for every officer with hours, from the range's entries. */
-export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], now: Date) {
-  const byOfficer = new Map<number, { officer: MeetingEntry; entries: { startedMs: number; endedMs: number | null }[] }>();
-  for (const entry of entries) {
-    let officer = byOfficer.get(entry.officerId);
-    if (!officer) byOfficer.set(entry.officerId, (officer = { officer: entry, entries: [] }));
-    officer.entries.push({ startedMs: entry.startedAt, endedMs: entry.endedAt });
-  }
+export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], reported: ReportOfficer[], now: Date) {
+  const byOfficer = new Map<number, { officer: ReportOfficer; entries: { startedMs: number; endedMs: number | null }[] }>();
+  for (const officer of reported) byOfficer.set(officer.id, { officer, entries: [] });
+  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push({ startedMs: entry.startedAt, endedMs: entry.endedAt });
   const officers: Array<{
     identifier: string;
     name: string;

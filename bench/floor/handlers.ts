@@ -168,7 +168,8 @@ export function handlers(store: Store) {
     const periods = utcPeriods(from, to, groupBy, maxPeriods);
     const counted = new Date(Math.min(to.getTime(), now.getTime()));
     const entries = counted > from ? await store.entriesMeeting(network.networkId, from, counted) : [];
-    return ok(dutyHoursJson(from, to, groupBy, periods, entries, now));
+    const officers = entries.length > 0 ? await store.reportOfficers(network.networkId) : [];
+    return ok(dutyHoursJson(from, to, groupBy, periods, entries, officers, now));
   };
 
   return {

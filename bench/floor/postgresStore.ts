@@ -3,7 +3,7 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { Store } from "./store";
-import { countOfPage, countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
+import { countOfPage, countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/db/postgres/searchPlan";
@@ -207,13 +207,15 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async entriesMeeting(networkId, from, to) {
       const { rows } = await run(entriesMeetingSql((n) => `$${n}`), [networkId, instant(from), instant(to), networkId, instant(to)]);
       return rows.map((row) => ({
-        officerId: Number(row[1]),
-        startedAt: Date.parse(fromPostgres(row[2])),
-        endedAt: row[3] === null ? null : Date.parse(fromPostgres(row[3])),
-        identifier: String(row[5]),
-        name: String(row[6]),
-        removed: row[7] !== null,
+        officerId: Number(row[0]),
+        startedAt: Date.parse(fromPostgres(row[1])),
+        endedAt: row[2] === null ? null : Date.parse(fromPostgres(row[2])),
       }));
+    },
+
+    async reportOfficers(networkId) {
+      const { rows } = await run(reportOfficersSql((n) => `$${n}`), [networkId]);
+      return rows.map((row) => ({ id: Number(row[0]), identifier: String(row[1]), name: String(row[2]), removed: row[3] !== null }));
     },
 
     async close() {

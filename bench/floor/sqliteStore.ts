@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { Store } from "./store";
-import { countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
+import { countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
@@ -223,13 +223,15 @@ export async function openSqliteStore(url: string): Promise<Store> {
     async entriesMeeting(networkId, from, to) {
       const { rows } = await run(entriesMeetingSql(() => "?"), [networkId, toSqlite(from), toSqlite(to), networkId, toSqlite(to)]);
       return rows.map((row) => ({
-        officerId: Number(row[1]),
-        startedAt: Date.parse(row[2] as string),
-        endedAt: row[3] === null ? null : Date.parse(row[3] as string),
-        identifier: String(row[5]),
-        name: String(row[6]),
-        removed: row[7] !== null,
+        officerId: Number(row[0]),
+        startedAt: Date.parse(row[1] as string),
+        endedAt: row[2] === null ? null : Date.parse(row[2] as string),
       }));
+    },
+
+    async reportOfficers(networkId) {
+      const { rows } = await run(reportOfficersSql(() => "?"), [networkId]);
+      return rows.map((row) => ({ id: Number(row[0]), identifier: String(row[1]), name: String(row[2]), removed: row[3] !== null }));
     },
 
     async close() {

@@ -99,14 +99,19 @@ export interface EntryRecord {
   autoStopped: boolean;
 }
 
-/** An entry of a report's range with its officer (the service's entriesMeeting), instants in epoch ms. */
+/** An entry of a report's range (the service's entriesMeeting), instants in epoch ms. */
 export interface MeetingEntry {
   officerId: number;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+/** An officer as a report names it (the service's officers.ofNetwork). */
+export interface ReportOfficer {
+  id: number;
   identifier: string;
   name: string;
   removed: boolean;
-  startedAt: number;
-  endedAt: number | null;
 }
 
 /** The service's page of officers (src/db/officers.ts, officerPage without a search): its count, then its rows. Values: network id (, limit, offset). */
@@ -121,15 +126,18 @@ export const openEntriesSql = (p: (n: number) => string, officers: number) =>
   `SELECT ${entryColumns} FROM dutytime_entries d WHERE d.network_id = ${p(1)} AND d.ended_at IS NULL AND d.officer_id IN (${Array.from({ length: officers }, (_, i) => p(i + 2)).join(", ")})`;
 
 /**
- * The service's entries that meet [from, to) with their officers (src/db/dutytime.ts,
- * entriesMeeting, for every officer): those ended after `from`, and the open ones. Values:
- * network id, from, to, network id, to.
+ * The service's entries that meet [from, to) (src/db/dutytime.ts, entriesMeeting, for every
+ * officer): those ended after `from`, and the open ones. Values: network id, from, to, network
+ * id, to. Columns: officer id, start, end.
  */
 export const entriesMeetingSql = (p: (n: number) => string) => {
   const part = (network: string, ended: string, to: string) =>
-    `SELECT ${entryColumns}, o.identifier, o.name, o.removed_at FROM dutytime_entries d CROSS JOIN officers o WHERE o.id = d.officer_id AND o.network_id = d.network_id AND d.network_id = ${network} AND ${ended} AND d.started_at < ${to}`;
+    `SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d WHERE d.network_id = ${network} AND ${ended} AND d.started_at < ${to}`;
   return `${part(p(1), `d.ended_at > ${p(2)}`, p(3))} UNION ALL ${part(p(4), "d.ended_at IS NULL", p(5))}`;
 };
+
+/** Every officer of the network, as a report names them (src/db/officers.ts, ofNetwork). Value: network id. Columns: id, identifier, name, removed_at. */
+export const reportOfficersSql = (p: (n: number) => string) => `SELECT o.id, o.identifier, o.name, o.removed_at FROM officers o WHERE o.network_id = ${p(1)}`;
 
 export interface Store {
   keyOwner(hash: string): Promise<KeyOwner | null>;
@@ -149,6 +157,7 @@ export interface Store {
   officerPage(networkId: number, limit: number, offset: number): Promise<{ total: number; rows: OfficerRecord[] }>;
   openEntries(networkId: number, officerIds: number[]): Promise<EntryRecord[]>;
   entriesMeeting(networkId: number, from: Date, to: Date): Promise<MeetingEntry[]>;
+  reportOfficers(networkId: number): Promise<ReportOfficer[]>;
   close(): Promise<void>;
 }
 

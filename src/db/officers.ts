@@ -64,6 +64,8 @@ export function officerStore(read: ReadSql, prisma: PrismaClient): OfficerStore 
         SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier IN (${Prisma.join(identifiers)})`);
       return rows.map(officerOf);
     },
+    ofNetwork: async (networkId) =>
+      (await read<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId}`)).map(officerOf),
     page: (networkId, request) => officerPage(read, networkId, request),
     add: (officer) => prisma.officer.create({ data: officer }),
     update: async (networkId, id, changes) => {

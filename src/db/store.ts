@@ -59,14 +59,13 @@ export interface DutytimeEntry {
 }
 
 /**
- * An entry of a report's range with its officer. Instants in epoch milliseconds: a year's report
- * reads tens of thousands of entries, and building Dates for them cost more than the statement.
+ * An entry of a report's range. Instants in epoch milliseconds: a year's report reads tens of
+ * thousands of entries, and building Dates for them cost more than the statement. The officer
+ * is its id only: its name and identifier are read once per report (OfficerStore.ofNetwork),
+ * not once per entry.
  */
 export interface ReportEntry {
   officerId: number;
-  identifier: string;
-  name: string;
-  officerRemoved: boolean;
   startedMs: number;
   /** null while open. */
   endedMs: number | null;
@@ -91,7 +90,7 @@ export interface DutytimeStore {
     range: { from: Date | null; to: Date | null },
     page: { limit: number; offset: number },
   ): Promise<{ data: DutytimeEntry[]; total: number }>;
-  /** The network's entries that meet [from, to), with their officers (only these officers' when given). */
+  /** The network's entries that meet [from, to) (only these officers' when given). */
   entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntry[]>;
   /** The network's entries still open that started before `startedBefore`. */
   openSince(networkId: number, startedBefore: Date): Promise<DutytimeEntry[]>;
@@ -123,6 +122,8 @@ export interface OfficerStore {
   byIdentifier(networkId: number, identifier: string): Promise<Officer | null>;
   /** The network's officers (removed ones too) of these identifiers, those that exist. */
   byIdentifiers(networkId: number, identifiers: readonly string[]): Promise<Officer[]>;
+  /** Every officer of the network, removed ones too (a report names those with hours). */
+  ofNetwork(networkId: number): Promise<Officer[]>;
   /** A page of the network's officers (not removed), by name then id, and their number. */
   page(networkId: number, request: OfficerListRequest): Promise<{ data: Officer[]; total: number }>;
   /** Adds an officer; an identifier the network has already fails with a unique violation. */

@@ -3,6 +3,7 @@
 // ./calendar.ts.
 import type { Context } from "../context";
 import type { ReportEntry } from "../db/store";
+import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
 import { identifierFault } from "./officers";
@@ -89,13 +90,11 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const entries =
     counted > args.from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null) : [];
 
-  const byOfficer = new Map<number, { officer: Pick<ReportEntry, "identifier" | "name" | "officerRemoved">; entries: ReportEntry[] }>();
-  for (const officer of named ?? []) byOfficer.set(officer.id, { officer: { ...officer, officerRemoved: officer.removedAt !== null }, entries: [] });
-  for (const entry of entries) {
-    let officer = byOfficer.get(entry.officerId);
-    if (!officer) byOfficer.set(entry.officerId, (officer = { officer: entry, entries: [] }));
-    officer.entries.push(entry);
-  }
+  // The officers named, else every officer of the network: those with no entry in the range are left out below.
+  const reported = named ?? (entries.length > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
+  const byOfficer = new Map<number, { officer: Officer; entries: ReportEntry[] }>();
+  for (const officer of reported) byOfficer.set(officer.id, { officer, entries: [] });
+  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push(entry);
 
   const officers: OfficerHours[] = [];
   for (const { officer, entries: theirs } of byOfficer.values()) {
@@ -105,7 +104,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
     officers.push({
       identifier: officer.identifier,
       name: officer.name,
-      removed: officer.officerRemoved,
+      removed: officer.removedAt !== null,
       seconds: secondsPerPeriod(shifts, periods),
       totalSeconds: total,
       shifts: shifts.length,
