@@ -2,17 +2,12 @@
 import os from "node:os";
 import type { Measurement } from "./measure";
 import { newTerms, type Scenario } from "./scenarios";
+import type { SliceSettings } from "./slices";
 import type { TargetName } from "./targets";
 
-export interface BenchResults {
+export interface BenchResults extends SliceSettings {
   database: string;
   size: string;
-  connections: number;
-  durationSeconds: number;
-  /** Slices per scenario and server, alternating the servers' order (bench/load/rounds.ts). */
-  rounds: number;
-  /** Seconds of unmeasured load per server on each scenario's requests before its slices. */
-  warmupSeconds: number;
   /** The database server and its memory settings (PostgreSQL), or null. */
   server: string | null;
   scenarios: Scenario[];
@@ -22,10 +17,12 @@ export interface BenchResults {
 
 const targets: TargetName[] = ["service", "floor", "platformatic"];
 
-const cell = (m: Measurement | undefined) =>
+/** A measurement's req/s (with its failures), p50 and p99 as three table cells. */
+export const cell = (m: Measurement | undefined) =>
   m ? `${m.requestsPerSecond}${m.failures ? ` (${m.failures} failed)` : ""} | ${m.p50Ms} | ${m.p99Ms}` : "n/a | | ";
 
-const ratio = (a: Measurement | undefined, b: Measurement | undefined) =>
+/** a's req/s over b's, as `0.97x`. */
+export const ratio = (a: Measurement | undefined, b: Measurement | undefined) =>
   a && b && b.requestsPerSecond > 0 ? `${(a.requestsPerSecond / b.requestsPerSecond).toFixed(2)}x` : "n/a";
 
 function checks(run: BenchResults): string[] {
@@ -93,12 +90,23 @@ function checks(run: BenchResults): string[] {
   return lines;
 }
 
+/** A measurement as the bench prints it while it runs. */
+export const progressLine = (server: string, scenario: string, m: Measurement) =>
+  `${server.padEnd(12)} ${scenario.padEnd(32)} ${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms${m.failures ? `  ${m.failures} FAILED` : ""}`;
+
+/** When and on what a run was measured: the time, the CPUs, Node, the database server if any. */
+export const measuredOn = (server: string | null) =>
+  `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}${server ? `, ${server}` : ""}`;
+
+/** How the scenarios were measured (bench/load/slices.ts). */
+export const slicing = ({ connections, durationSeconds, rounds, warmupSeconds }: SliceSettings) =>
+  `${connections} connections, ${durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${durationSeconds / rounds} s, ${rounds} per server, in turn and then in the reverse order${warmupSeconds > 0 ? `, after ${warmupSeconds} s of unmeasured warm-up on the scenario's requests per server` : ", without warm-up"}`;
+
 export function markdown(run: BenchResults): string {
   const header = [
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
-    `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}${run.server ? `, ${run.server}` : ""}; ` +
-      `${run.connections} connections, ${run.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${run.durationSeconds / run.rounds} s, ${run.rounds} per server, in turn and then in the reverse order${run.warmupSeconds > 0 ? `, after ${run.warmupSeconds} s of unmeasured warm-up on the scenario's requests per server` : ", without warm-up"}. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast; it is not warmed up).`,
+    `${measuredOn(run.server)}; ${slicing(run)}. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast; it is not warmed up).`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",

@@ -11,6 +11,8 @@ export interface RunningTarget {
   name: TargetName;
   url: string;
   pid: number;
+  /** What it wrote up to its start line (the service names its metrics listener there). */
+  startOutput: string;
   /** Peak resident memory so far, in MB (VmHWM). */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -67,9 +69,14 @@ function commandOf(
 /** Platformatic is installed only for the bench: `npm ci` in bench/peers. */
 export const platformaticInstalled = () => fs.existsSync(path.join(repoRoot, "bench", "peers", "node_modules", "@platformatic", "db"));
 
-export async function startTarget(name: TargetName, databaseUrl: string, port: number): Promise<RunningTarget> {
+/**
+ * Starts a server and resolves once it listens. `extraEnv` is added to its environment (the
+ * observability bench runs the service with and without its logs and metrics); port 0: a free
+ * one, which the service's start line names.
+ */
+export async function startTarget(name: TargetName, databaseUrl: string, port: number, extraEnv: NodeJS.ProcessEnv = {}): Promise<RunningTarget> {
   const { command, args, env, cwd } = commandOf(name, databaseUrl, port);
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let output = "";
   const url = await new Promise<string>((resolve, reject) => {
@@ -96,6 +103,7 @@ export async function startTarget(name: TargetName, databaseUrl: string, port: n
     name,
     url,
     pid: child.pid!,
+    startOutput: output,
     peakRssMb() {
       try {
         const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");

@@ -1,0 +1,71 @@
+// One scenario measured on servers running side by side: each warmed up on its request, then
+// measured in slices in alternating order (./rounds.ts), each slice once the servers are quiet
+// (./quiet.ts). The main bench and the observability bench measure through this one loop.
+import type { FlagSpec, ParsedFlags } from "../lib/args";
+import { UsageError } from "../lib/args";
+import { measure, summarize, type LoadSample, type Measurement } from "./measure";
+import type { Quiet } from "./quiet";
+import { measuringOrder } from "./rounds";
+import type { LoadRequest } from "./scenarios";
+
+/** One server in a scenario: what it is called in the results, where it listens, what it is sent. */
+export interface Contestant<Name extends string> {
+  name: Name;
+  url: string;
+  request: LoadRequest;
+}
+
+export interface SliceSettings {
+  connections: number;
+  /** Measured seconds per scenario and server, in `rounds` slices. */
+  durationSeconds: number;
+  /** Slices per scenario and server, alternating the servers' order (./rounds.ts). */
+  rounds: number;
+  /** Seconds of unmeasured load per server on each scenario's requests before its slices. */
+  warmupSeconds: number;
+}
+
+/** The command-line flags of SliceSettings. */
+export const sliceFlags = { duration: "integer", connections: "integer", rounds: "integer", warmup: "number" } as const satisfies FlagSpec;
+
+export function sliceSettingsOf(flags: ParsedFlags): SliceSettings {
+  const durationSeconds = (flags.duration as number) ?? 10;
+  const connections = (flags.connections as number) ?? 10;
+  const rounds = (flags.rounds as number) ?? 4;
+  if (rounds < 1) throw new UsageError("--rounds must be at least 1");
+  const warmupSeconds = (flags.warmup as number) ?? Math.min(2, durationSeconds / rounds);
+  if (warmupSeconds < 0) throw new UsageError("--warmup must not be negative");
+  return { connections, durationSeconds, rounds, warmupSeconds };
+}
+
+/** Each contestant's measurement of one scenario, sent with `apiKey`. */
+export async function measureSideBySide<Name extends string>(
+  contestants: Contestant<Name>[],
+  apiKey: string,
+  { connections, durationSeconds, rounds, warmupSeconds }: SliceSettings,
+  quiet: Quiet,
+): Promise<Map<Name, Measurement>> {
+  // Warm-up on the scenario's own requests, so the JIT has compiled each server's code for
+  // them before the first slice: the service's path through GraphQL took ~5 s of load to
+  // reach its speed (a get by id's first 2.5 s slice cost ~15% more CPU per request than
+  // its later ones), the floor's few functions a fraction of a second. A scenario of
+  // distinct requests is not warmed (its requests would be repeats when measured); the
+  // scenario before it runs the same code.
+  for (const contestant of warmupSeconds > 0 ? contestants : []) {
+    if (contestant.request.distinct) continue;
+    // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
+    await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds: warmupSeconds });
+  }
+  const samples = new Map<Name, LoadSample[]>(contestants.map((contestant) => [contestant.name, []]));
+  for (const contestant of measuringOrder(contestants, rounds)) {
+    const taken = samples.get(contestant.name)!;
+    const request = contestant.request;
+    const firstIndex = taken.reduce((sum, sample) => sum + sample.issued, 0);
+    // Each slice sends at most its share of the distinct requests.
+    const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
+    const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
+    await quiet.wait();
+    taken.push(await measure(contestant.url, apiKey, request, options));
+  }
+  return new Map(contestants.map((contestant) => [contestant.name, summarize(samples.get(contestant.name)!)]));
+}
