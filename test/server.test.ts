@@ -6,12 +6,15 @@ import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { temporaryDir } from "./support/service";
+import { unsupportedNodeAllowance } from "./support/process";
 import { client } from "./support/http";
 import { openDatabase } from "../src/db/client";
 import { createNetwork } from "../src/admin/networks";
 
 const repoRoot = path.resolve(__dirname, "..");
 jest.setTimeout(180_000);
+// `npm start` refuses a Node outside package.json's engines (test/checkNode.test.ts): allowed here.
+const nodeAllowance = unsupportedNodeAllowance();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -62,7 +65,7 @@ const started: Started[] = [];
 function start(command: string, args: string[], env: Record<string, string>): Started {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["DATABASE_URL", "DATA_DIR", "PORT", "HOST", "RATE_LIMIT_PER_MINUTE"]) delete childEnv[name];
-  Object.assign(childEnv, env);
+  Object.assign(childEnv, nodeAllowance, env);
   const child = spawn(command, args, { cwd: repoRoot, env: childEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));

@@ -94,3 +94,13 @@ export function runAdmin(args: string[], env: Record<string, string>) {
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+/**
+ * What `npm start` and `npm run admin` need to run on this machine's Node: outside package.json's
+ * "engines" (a developer's Node 20) their version check refuses to start unless
+ * ALLOW_UNSUPPORTED_NODE=1. Asked of the check itself, run by the `node` those scripts run.
+ */
+export function unsupportedNodeAllowance(): Record<string, string> {
+  const check = spawnSync("node", ["scripts/check-node.mjs"], { cwd: repoRoot });
+  return check.status === 0 ? {} : { ALLOW_UNSUPPORTED_NODE: "1" };
+}
