@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { getIntrospectionQuery, Lexer, Source, TokenKind } from "graphql";
 import { startService, type TestService } from "./support/service";
+import { reportCost, reportCostPerMonth } from "../src/config/limits";
 import { client, type ApiResponse, type Client } from "./support/http";
 import { startServiceProcess } from "./support/process";
 import { freshDatabase } from "./support/database";
@@ -302,5 +303,28 @@ describe("the documents clients send stay within the limits", () => {
     const response = await api.graphql(query);
     expectAnswered(response, "introspection");
     expect(response.body.data.__schema.queryType.name).toBe("Query");
+  });
+});
+
+describe("a report's cost follows its range", () => {
+  const day = 86_400_000;
+  const until = Date.parse("2026-06-01T00:00:00Z");
+  const reports = (count: number, days: number) =>
+    `{ ${Array.from({ length: count }, (_, i) => `r${i}: dutyHours(from: "${new Date(until - days * day).toISOString()}", to: "${new Date(until).toISOString()}") { groupBy }`).join(" ")} }`;
+
+  test("unit: 400 per month (31 days) of the range, at most 4,000; a month's when the range cannot be read", () => {
+    const at = (days: number) => reportCost({ from: new Date(until - days * day), to: new Date(until) });
+    expect([at(1), at(31), at(32), at(93), at(365), at(400), at(4000)]).toEqual([400, 400, 800, 1200, 4000, 4000, 4000]);
+    expect(reportCost({ from: new Date(until - 40 * day) }, until)).toBe(800);
+    expect(reportCost({ from: new Date(until), to: new Date(until - day) })).toBe(reportCostPerMonth);
+    expect(reportCost({ from: "not a date" })).toBe(reportCostPerMonth);
+  });
+
+  test("over HTTP: five one-month reports fit in one operation, five three-month reports do not, two year reports do not", async () => {
+    expectAnswered(await api.graphql(reports(5, 30)), "five one-month reports");
+    expectAnswered(await api.graphql(reports(4, 90)), "four three-month reports");
+    expectRefused(await api.graphql(reports(5, 90)), "cost", 5000, "five three-month reports");
+    expectAnswered(await api.graphql(reports(1, 400)), "one report of 400 days");
+    expectRefused(await api.graphql(reports(2, 365)), "cost", 5000, "two year reports");
   });
 });

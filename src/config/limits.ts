@@ -6,6 +6,34 @@
 // every query in the README and GraphiQL's introspection pass with room to spare, and a page
 // of 100 vehicles with all their fields costs ~1,400 of the 5,000 a GraphQL operation may cost.
 
+/**
+ * The cost of a write (each root field of a mutation), in the units of GRAPHQL_MAX_COST: a write
+ * holds the database (on SQLite, the whole process) about as long as reading a few hundred fields.
+ */
+export const writeCost = 400;
+
+/**
+ * The cost of a report (dutyHours, missionsPerDay, filesPerDay) per month of its range (31 days or
+ * part of them): it reads every entry or hour of its range and splits them in JavaScript, about as
+ * much work per month as a write. A year's report is twelve months' work, and holds its rows in
+ * memory while it is counted: so that one key holds only a few such reports at once
+ * (KEY_MAX_COST_IN_FLIGHT), its cost follows its range, up to `maxReportCost`.
+ */
+export const reportCostPerMonth = 400;
+/** The most a report costs, so that any report fits in the default GRAPHQL_MAX_COST with room for its fields. */
+export const maxReportCost = 4_000;
+
+const dayMs = 86_400_000;
+
+/** A report's cost for the range [from, to) (to: now when not given); a month's when the range cannot be read. */
+export function reportCost({ from, to }: { from?: unknown; to?: unknown }, now = Date.now()): number {
+  const start = from instanceof Date ? from.getTime() : NaN;
+  const end = to instanceof Date ? to.getTime() : to === null || to === undefined ? now : NaN;
+  const months = Math.ceil((end - start) / (31 * dayMs));
+  if (!Number.isFinite(months) || months < 1) return reportCostPerMonth;
+  return Math.min(maxReportCost, months * reportCostPerMonth);
+}
+
 export const limitSpecs = {
   graphqlMaxDocumentLength: {
     env: "GRAPHQL_MAX_DOCUMENT_LENGTH",
@@ -26,7 +54,7 @@ export const limitSpecs = {
   graphqlMaxCost: {
     env: "GRAPHQL_MAX_COST",
     default: 5_000,
-    meaning: "cost of an operation: 1 per field, the fields of a page's items once per `perPage`, of other lists 10 times, 400 per write or report",
+    meaning: `cost of an operation: 1 per field, the fields of a page's items once per \`perPage\`, of other lists 10 times, ${writeCost} per write, ${reportCostPerMonth} per month (31 days) of a report's range, at most ${maxReportCost.toLocaleString("en-US")}`,
   },
   keyMaxOperationsInFlight: {
     env: "KEY_MAX_OPERATIONS_IN_FLIGHT",
@@ -66,18 +94,6 @@ export const limitSpecs = {
   },
   httpMaxConnections: { env: "HTTP_MAX_CONNECTIONS", default: 1_000, meaning: "open connections; more are refused" },
 } as const;
-
-/**
- * The cost of a write (each root field of a mutation), in the units of GRAPHQL_MAX_COST: a write
- * holds the database (on SQLite, the whole process) about as long as reading a few hundred fields.
- */
-export const writeCost = 400;
-
-/**
- * The cost of a report (dutyHours, missionsPerDay, filesPerDay): it reads every entry or hour of
- * its range, up to a year and more, and splits them in JavaScript, as much work as a write.
- */
-export const reportCost = 400;
 
 /** Bytes of a request body; over it: 413. No valid body comes near it (the longest field holds 5,000 characters). */
 export const maxBodyBytes = 1024 * 1024;

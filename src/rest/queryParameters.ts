@@ -28,29 +28,34 @@ function valueOf(check: Validator, name: string, text: string, type: GraphQLInpu
 }
 
 /**
- * The arguments `args` of an operation from the query string (the caller leaves out those its
- * path gives). A list argument is the parameter repeated (`identifiers=a&identifiers=b`,
- * or `identifiers[]=a`). An empty search is no search.
+ * A reader of the arguments `args` of an operation from the query string (the caller leaves out
+ * those its path gives), made once per route: each argument's REST names are worked out here, not
+ * per request. A list argument is the parameter repeated (`identifiers=a&identifiers=b`, or
+ * `identifiers[]=a`). An empty search is no search.
  */
-export function queryToVariables(check: Validator, url: URL, args: readonly GraphQLArgument[]): Record<string, unknown> {
-  const variables: Record<string, unknown> = {};
-  for (const arg of args) {
+export function queryReader(args: readonly GraphQLArgument[]): (check: Validator, url: URL) => Record<string, unknown> {
+  const parameters = args.map((arg) => {
     const names = parameterNamesOf(arg.name);
-    const rest = names[0];
-    if (listType(arg.type)) {
-      const values = names.flatMap((name) => [...url.searchParams.getAll(name), ...url.searchParams.getAll(`${name}[]`)]);
-      if (values.length > 0) variables[arg.name] = values.map((text) => valueOf(check, rest, text, getNamedType(arg.type) as GraphQLInputType));
-      continue;
+    return { arg, names, rest: names[0], list: listType(arg.type), required: isNonNullType(arg.type), itemType: getNamedType(arg.type) as GraphQLInputType };
+  });
+  return (check, url) => {
+    const variables: Record<string, unknown> = {};
+    for (const { arg, names, rest, list, required, itemType } of parameters) {
+      if (list) {
+        const values = names.flatMap((name) => [...url.searchParams.getAll(name), ...url.searchParams.getAll(`${name}[]`)]);
+        if (values.length > 0) variables[arg.name] = values.map((text) => valueOf(check, rest, text, itemType));
+        continue;
+      }
+      const name = names.find((candidate) => url.searchParams.has(candidate));
+      if (!name) {
+        if (required) check.fail(rest, messages.required(rest));
+        continue;
+      }
+      const text = url.searchParams.get(name)!;
+      if (text === "" && arg.name === "search") continue;
+      const value = valueOf(check, rest, text, arg.type);
+      if (value !== undefined) variables[arg.name] = value;
     }
-    const name = names.find((candidate) => url.searchParams.has(candidate));
-    if (!name) {
-      if (isNonNullType(arg.type)) check.fail(rest, messages.required(rest));
-      continue;
-    }
-    const text = url.searchParams.get(name)!;
-    if (text === "" && arg.name === "search") continue;
-    const value = valueOf(check, rest, text, arg.type);
-    if (value !== undefined) variables[arg.name] = value;
-  }
-  return variables;
+    return variables;
+  };
 }

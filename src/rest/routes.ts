@@ -13,7 +13,7 @@ import type { PathParams, Route } from "./router";
 import { restErrorReply, type CallSofa, type SofaOperation } from "./sofa";
 import { bodyToInput } from "./variables";
 import { laravelPageJson } from "./laravelPage";
-import { queryToVariables, restNameOf } from "./queryParameters";
+import { queryReader, restNameOf } from "./queryParameters";
 
 export interface RestRequest {
   incoming: IncomingRest;
@@ -115,10 +115,11 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     const fromPath = pathArgumentNames(spec);
     const queryArgs = argumentsOf(spec).filter((arg) => !fromPath.has(arg.name));
     if (queryArgs.length === 0 && !needsUrl) return (rest) => run(spec, rest, pathArguments(spec, rest.params), (json) => respond(null, json));
+    const readQuery = queryReader(queryArgs);
     return async (rest) => {
       const url = rest.incoming.url();
       const check = new Validator();
-      const variables = { ...queryToVariables(check, url, queryArgs), ...pathArguments(spec, rest.params) };
+      const variables = { ...readQuery(check, url), ...pathArguments(spec, rest.params) };
       return invalid(check) ?? run(spec, rest, variables, (json) => respond(url, json), restNameOf);
     };
   }

@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
       timeZone: t.arg.string({ description: "An IANA time zone, e.g. Europe/Berlin." }),
       identifiers: t.arg.stringList(),
     },
-    complexity: reportCost,
+    complexity: (args) => reportCost(args),
     resolve: (_root, args, ctx) => dutyHours(ctx, args),
   }),
 }));

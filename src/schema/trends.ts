@@ -33,14 +33,14 @@ builder.queryFields((t) => ({
     type: DailyCountsType,
     description: "Mission reports created per day of the time zone in [from, to).",
     args: trendArgs(t),
-    complexity: reportCost,
+    complexity: (args) => reportCost(args),
     resolve: (_root, args, ctx) => missionsPerDay(ctx, args),
   }),
   filesPerDay: t.field({
     type: DailyCountsType,
     description: "Patient and offender files created per day of the time zone in [from, to).",
     args: trendArgs(t),
-    complexity: reportCost,
+    complexity: (args) => reportCost(args),
     resolve: (_root, args, ctx) => filesPerDay(ctx, args),
   }),
 }));
