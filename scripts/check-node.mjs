@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const semver = require("semver");
+let semver;
+try {
+  semver = require("semver");
+} catch {
+  console.error("The dependencies are not installed: run `npm ci` first.");
+  process.exit(1);
+}
 const packageJson = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "package.json");
 const range = JSON.parse(fs.readFileSync(packageJson, "utf8")).engines.node;
 const version = semver.clean(process.argv[2] || process.versions.node);
