@@ -4,6 +4,7 @@
 // costliest allowed queries is answered 429 beyond its line, and another key is not.
 import type { GraphQLError } from "graphql";
 import { keyFairness, type FairnessLimits } from "../src/server/keyFairness";
+import { defaultLimits, reportCost } from "../src/config/limits";
 import { LengthBoundedCache } from "../src/server/lengthBoundedCache";
 import { startService, testProvider, type TestService } from "./support/service";
 import { client } from "./support/http";
@@ -139,4 +140,23 @@ overHttp("over HTTP (PostgreSQL: operations overlap)", () => {
     expect(limited.body.errors[0].extensions.code).toBe("RATE_LIMITED");
     expect((await client(service.url, other.apiKey).graphql("{ network { name } }")).status).toBe(200);
   });
+});
+
+test("with the default limits a key runs one year report at a time, and a dozen month reports at once", async () => {
+  const fairness = keyFairness(defaultLimits);
+  const day = 86_400_000;
+  const until = Date.parse("2026-06-01T00:00:00Z");
+  const costOf = (days: number) => reportCost({ from: new Date(until - days * day), to: new Date(until) });
+  const startedWith = async (count: number, days: number) => {
+    const held = gate();
+    let started = 0;
+    const runs = Array.from({ length: count }, () => fairness.run(1, costOf(days), async () => ((started += 1), held.opened), refused));
+    await tick();
+    const atOnce = started;
+    held.open();
+    await Promise.all(runs);
+    return atOnce;
+  };
+  expect(await startedWith(3, 365)).toBe(1);
+  expect(await startedWith(12, 30)).toBe(12);
 });

@@ -34,6 +34,9 @@ export function reportCost({ from, to }: { from?: unknown; to?: unknown }, now =
   return Math.min(maxReportCost, months * reportCostPerMonth);
 }
 
+/** A report field's `complexity` option: Pothos passes (args, ctx, field), of which the cost reads the args only. */
+export const reportComplexity = (args: { from?: unknown; to?: unknown }) => reportCost(args);
+
 export const limitSpecs = {
   graphqlMaxDocumentLength: {
     env: "GRAPHQL_MAX_DOCUMENT_LENGTH",

@@ -1,6 +1,6 @@
 // The duty hours report: seconds on duty per officer and per day, ISO week or month of a time zone.
 import { builder } from "./builder";
-import { reportCost } from "../config/limits";
+import { reportComplexity } from "../config/limits";
 import { groupings } from "../resolvers/calendar";
 import { dutyHours, type DutyHoursReport, type OfficerHours, type PeriodHours } from "../resolvers/dutyHours";
 
@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
       timeZone: t.arg.string({ description: "An IANA time zone, e.g. Europe/Berlin." }),
       identifiers: t.arg.stringList(),
     },
-    complexity: (args) => reportCost(args),
+    complexity: reportComplexity,
     resolve: (_root, args, ctx) => dutyHours(ctx, args),
   }),
 }));

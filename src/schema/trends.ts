@@ -1,6 +1,6 @@
 // Records per day of a time zone, by the rules of SPEC 4.2 (src/resolvers/trends.ts).
 import { builder } from "./builder";
-import { reportCost } from "../config/limits";
+import { reportComplexity } from "../config/limits";
 import { filesPerDay, missionsPerDay, type DailyCount, type DailyCounts } from "../resolvers/trends";
 
 const DailyCountType = builder.objectRef<DailyCount>("DailyCount").implement({
@@ -33,14 +33,14 @@ builder.queryFields((t) => ({
     type: DailyCountsType,
     description: "Mission reports created per day of the time zone in [from, to).",
     args: trendArgs(t),
-    complexity: (args) => reportCost(args),
+    complexity: reportComplexity,
     resolve: (_root, args, ctx) => missionsPerDay(ctx, args),
   }),
   filesPerDay: t.field({
     type: DailyCountsType,
     description: "Patient and offender files created per day of the time zone in [from, to).",
     args: trendArgs(t),
-    complexity: (args) => reportCost(args),
+    complexity: reportComplexity,
     resolve: (_root, args, ctx) => filesPerDay(ctx, args),
   }),
 }));
