@@ -5,7 +5,8 @@ import path from "node:path";
 import Database from "libsql";
 import type { ReadSql } from "../src/db/adapterReads";
 import { overPaths, sqliteFilePath } from "../src/db/client";
-import { sqliteCommitsOf } from "../src/db/sqlite/commits";
+import { sqliteCommitsOf, walIndexHeader } from "../src/db/sqlite/commits";
+import { noteKeyChangeInThisProcess } from "../src/db/keyChanges";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { client } from "./support/http";
 import { startService, temporaryDir, testProvider, type TestService } from "./support/service";
@@ -24,10 +25,10 @@ function walFile() {
 describeSqlite("commits seen in SQLite's WAL index", () => {
   test("the epoch is unknown without a WAL index, stays while nothing commits, and moves with every commit", () => {
     const { file, writer } = walFile();
-    const commits = sqliteCommitsOf(path.join(path.dirname(file), "other.db"));
+    const commits = walIndexHeader(path.join(path.dirname(file), "other.db"));
     expect(commits.epoch()).toBeNull();
 
-    const epochOf = sqliteCommitsOf(file);
+    const epochOf = walIndexHeader(file);
     const reader = new Database(file);
     reader.prepare("SELECT count(*) FROM t").get();
     const first = epochOf.epoch();
@@ -49,6 +50,31 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
     const beforeRollback = epochOf.epoch();
     writer.exec("BEGIN; INSERT INTO t VALUES (3); ROLLBACK");
     expect(epochOf.epoch()).toBe(beforeRollback);
+    writer.close();
+    reader.close();
+  });
+
+  test("the header is read once per turn of the event loop, and again after this process changed a key", async () => {
+    const { file, writer } = walFile();
+    const reader = new Database(file);
+    reader.prepare("SELECT count(*) FROM t").get();
+    const epochOf = sqliteCommitsOf(file);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
+
+    const first = epochOf.epoch();
+    expect(first).not.toBeNull();
+    writer.exec("INSERT INTO t VALUES (1)");
+    // Another connection's commit, in the turn that read the header: seen from the next turn on.
+    expect(epochOf.epoch()).toBe(first);
+    await nextTurn();
+    const second = epochOf.epoch();
+    expect(second).not.toBe(first);
+
+    writer.exec("INSERT INTO t VALUES (2)");
+    noteKeyChangeInThisProcess();
+    // This process's own change to a key is seen at once.
+    expect(epochOf.epoch()).not.toBe(second);
     writer.close();
     reader.close();
   });

@@ -20,8 +20,9 @@
 //   (`record_hour_counts`, whose primary key holds a text column, which Platformatic refuses on
 //   SQLite); every other table is exposed as Platformatic generates it;
 //   no plugins, no authorization, no schema lock, no watch;
-// - `--log-level` defaults to "warn": the service logs nothing per request, and Platformatic's
-//   default ("info") logs each request. Pass `--log-level info` to measure that default.
+// - `--log-level` defaults to Platformatic's own default, "info" (a line as each request comes in
+//   and one as it is answered): the service logs a line per request by default too. Pass
+//   `--log-level warn` to measure both without request lines (the service's LOG_LEVEL=warn).
 // Everything else is Platformatic's default: list limit 10 unless given (max 100), autoTimestamp on
 // created_at/updated_at, sql-events on, a PostgreSQL pool of 10 (like the service's), and on
 // SQLite one synchronous better-sqlite3 connection.
@@ -97,7 +98,7 @@ const { values } = parseArgs({
     "database-url": { type: "string", default: process.env.DATABASE_URL },
     port: { type: "string", default: process.env.PORT },
     host: { type: "string", default: "127.0.0.1" },
-    "log-level": { type: "string", default: "warn" },
+    "log-level": { type: "string", default: "info" },
   },
   strict: true,
 });

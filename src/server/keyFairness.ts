@@ -8,6 +8,7 @@
 import { GraphQLError } from "graphql";
 import type { Limits } from "../config/limits";
 import { ErrorCode } from "../errors";
+import { deadlines, sweepPeriodFor } from "./deadlines";
 
 export type FairnessLimits = Pick<Limits, "keyMaxOperationsInFlight" | "keyMaxCostInFlight" | "keyMaxQueued" | "operationTimeoutMs">;
 
@@ -36,6 +37,7 @@ interface Line {
 
 export function keyFairness(limits: FairnessLimits) {
   const lines = new Map<number | string, Line>();
+  const due = deadlines(sweepPeriodFor(limits.operationTimeoutMs));
 
   const fits = (line: Line, cost: number) =>
     line.running === 0 || (line.running < limits.keyMaxOperationsInFlight && line.cost + cost <= limits.keyMaxCostInFlight);
@@ -60,42 +62,41 @@ export function keyFairness(limits: FairnessLimits) {
       if (current.waiting.length === 0 && fits(current, weight)) {
         current.running += 1;
         current.cost += weight;
-        return withDeadline(Promise.resolve().then(work), limits.operationTimeoutMs, refused, () => release(key, current, weight));
+        return withDeadline(Promise.resolve().then(work), Date.now() + limits.operationTimeoutMs, refused, () => release(key, current, weight));
       }
       if (current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
 
       return new Promise<Result>((resolve) => {
+        const deadline = Date.now() + limits.operationTimeoutMs;
         const waiting: Waiting = {
           cost: weight,
           start() {
-            clearTimeout(timer);
+            cancel();
             current.running += 1;
             current.cost += weight;
-            const left = Math.max(1, limits.operationTimeoutMs - (Date.now() - since));
-            resolve(withDeadline(Promise.resolve().then(work), left, refused, () => release(key, current, weight)));
+            resolve(withDeadline(Promise.resolve().then(work), deadline, refused, () => release(key, current, weight)));
           },
         };
-        const since = Date.now();
-        const timer = setTimeout(() => {
+        const cancel = due.add(deadline, () => {
           current.waiting.splice(current.waiting.indexOf(waiting), 1);
           resolve(refused(tooLong(limits.operationTimeoutMs)));
-        }, limits.operationTimeoutMs);
+        });
         current.waiting.push(waiting);
       });
     },
   };
 
-  /** The work's result, or the refusal once `ms` have passed; `done` runs when the work ends. */
-  function withDeadline<Result>(work: Promise<Result>, ms: number, refused: (error: GraphQLError) => Result, done: () => void): Promise<Result> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<Result>((resolve) => {
-      timer = setTimeout(() => resolve(refused(tooLong(limits.operationTimeoutMs))), ms);
+  /** The work's result, or the refusal once `deadline` has passed; `done` runs when the work ends. */
+  function withDeadline<Result>(work: Promise<Result>, deadline: number, refused: (error: GraphQLError) => Result, done: () => void): Promise<Result> {
+    return new Promise<Result>((resolve, reject) => {
+      const cancel = due.add(deadline, () => resolve(refused(tooLong(limits.operationTimeoutMs))));
+      work
+        .finally(() => {
+          cancel();
+          done();
+        })
+        .then(resolve, reject);
     });
-    const finished = work.finally(() => {
-      clearTimeout(timer);
-      done();
-    });
-    return Promise.race([finished, deadline]);
   }
 }
 

@@ -5,7 +5,10 @@
 // (https://sqlite.org/walformat.html: its counter iChange, the last frame, checksums and
 // salts). Reading it is one pread. It holds two copies of the header, written one after the
 // other, so a header being written shows as two copies that differ.
+// The header is read once per turn of the event loop (under load a turn reads several requests
+// that arrived together), and again when this process changed a key itself.
 import fs from "node:fs";
+import { keyChangesInThisProcess } from "../keyChanges";
 import type { KeyChanges } from "../store";
 
 const headerBytes = 48;
@@ -19,8 +22,34 @@ const isInitOffset = 12;
  *
  * The file stays the same while this process has the database open: SQLite removes or resets a
  * WAL index only when no connection has it open, and the service's connections stay open.
+ *
+ * Another process's commit is seen from the next turn of the event loop on: requests read in
+ * the turn that read the header count as concurrent with a commit made after that, as if they
+ * had come first. A key changed by this process is seen at once (src/db/keyChanges.ts).
  */
 export function sqliteCommitsOf(file: string): KeyChanges {
+  const header = walIndexHeader(file);
+  // undefined: not read in this turn.
+  let thisTurn: number | null | undefined;
+  let readAtOwnChanges = -1;
+  const nextTurn = () => {
+    thisTurn = undefined;
+  };
+  return {
+    epoch() {
+      if (thisTurn === undefined || readAtOwnChanges !== keyChangesInThisProcess()) {
+        if (thisTurn === undefined) setImmediate(nextTurn);
+        readAtOwnChanges = keyChangesInThisProcess();
+        thisTurn = header.epoch();
+      }
+      return thisTurn;
+    },
+    close: header.close,
+  };
+}
+
+/** The epoch of the WAL index's header as it is at each call. */
+export function walIndexHeader(file: string): KeyChanges {
   const shmFile = `${file}-shm`;
   const copies = Buffer.alloc(2 * headerBytes);
   const seen = Buffer.alloc(headerBytes);
