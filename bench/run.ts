@@ -69,6 +69,8 @@ async function main() {
         (run.results[scenario.name] ??= {})[name] = result;
         console.error(progressLine(name, scenario.name, result));
       }
+      // Which scenario raises a server's peak: the peak so far, after each.
+      console.error(`peak RSS so far: ${measured.map((target) => `${target.name} ${target.peakRssMb()} MB`).join(", ")}`);
     }
     await quiet.close();
     for (const target of running) run.peakRssMb[target.name] = target.peakRssMb();

@@ -10,7 +10,7 @@ import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SqliteSearchSource as SearchSource } from "../../src/db/sqlite/searchPlan";
 import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/db/sqlite/searchCandidates";
 import { keyedNeedle, needleKeysQuery } from "../../src/db/vehicles/searchKeys";
-import type { ReadSql } from "../../src/db/adapterReads";
+import { eachOfRows, type ReadSql } from "../../src/db/adapterReads";
 import { readCacheKib } from "../../src/db/sqlite/reads";
 
 type InValue = string | number | boolean | null;
@@ -68,7 +68,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
   const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
-  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject });
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, each: eachOfRows(readAll) });
 
   return {
     async keyOwner(hash) {

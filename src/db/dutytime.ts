@@ -94,15 +94,22 @@ async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: 
   const part = (ended: Prisma.Sql) => Prisma.sql`
     SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
     WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  const rows = await read<{ officer_id: number | string; started_at: Date | string; ended_at: Date | string | null }>(Prisma.sql`
+  // A year of a large network is tens of thousands of rows: visited one at a time, only the
+  // entries are kept.
+  const entries: ReportEntry[] = [];
+  await read.each<{ officer_id: number | string; started_at: Date | string; ended_at: Date | string | null }>(
+    Prisma.sql`
     ${part(Prisma.sql`d.ended_at > ${from}`)}
     UNION ALL
-    ${part(Prisma.sql`d.ended_at IS NULL`)}`);
-  return rows.map((row) => ({
-    officerId: Number(row.officer_id),
-    startedMs: instantMs(row.started_at),
-    endedMs: row.ended_at === null ? null : instantMs(row.ended_at),
-  }));
+    ${part(Prisma.sql`d.ended_at IS NULL`)}`,
+    (row) =>
+      entries.push({
+        officerId: Number(row.officer_id),
+        startedMs: instantMs(row.started_at),
+        endedMs: row.ended_at === null ? null : instantMs(row.ended_at),
+      }),
+  );
+  return entries;
 }
 
 async function openSince(read: ReadSql, networkId: number, startedBefore: Date): Promise<DutytimeEntry[]> {

@@ -6,7 +6,7 @@
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
-import type { ReadSql } from "../adapterReads";
+import { eachOfRows, type ReadSql } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./pgInternals";
 import type { PipelinedConnection } from "./pipelinedConnection";
@@ -48,5 +48,6 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
+    each: eachOfRows(read),
   });
 }
