@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain } from "./lib/args";
-import { serverSettings } from "./lib/databases";
+import { serverSettings, warmSqliteFiles } from "./lib/databases";
 import { repoRoot } from "./lib/processes";
 import { databaseFlags, seededDatabaseOf } from "./lib/seededDatabase";
 import { networkKey } from "./seed/keysFile";
@@ -37,7 +37,7 @@ async function main() {
 
   const seeded = await seededDatabaseOf(flags);
   const { database, size, url: databaseUrl, keys } = seeded;
-  const run: ObservabilityResults = { database, size, ...slices, server: await serverSettings(databaseUrl), scenarios: [], results: {}, peakRssMb: {}, countedRequests: 0 };
+  const run: ObservabilityResults = { database, size, ...slices, server: (await serverSettings(databaseUrl)) ?? warmSqliteFiles(databaseUrl), scenarios: [], results: {}, peakRssMb: {}, countedRequests: 0 };
   const running = new Map<VariantName, RunningTarget>();
   try {
     // Port 0: free ports, which the start lines name (the main bench's smoke test may run beside this one's).

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { parseFlags, runMain } from "./lib/args";
-import { removeCreatedVehicles, restoreToggledDutytime, serverSettings } from "./lib/databases";
+import { removeCreatedVehicles, restoreToggledDutytime, serverSettings, warmSqliteFiles } from "./lib/databases";
 import { repoRoot } from "./lib/processes";
 import { databaseFlags, seededDatabaseOf } from "./lib/seededDatabase";
 import { networkKey } from "./seed/keysFile";
@@ -34,7 +34,7 @@ async function main() {
 
   const seeded = await seededDatabaseOf(flags);
   const { database, size, url: databaseUrl, keys } = seeded;
-  const server = await serverSettings(databaseUrl);
+  const server = (await serverSettings(databaseUrl)) ?? warmSqliteFiles(databaseUrl);
   const run: BenchResults = { database, size, ...slices, server, scenarios: [], results: {}, peakRssMb: {} };
   // All servers run side by side, idle but one. Each scenario measures them in rounds, one after
   // another and then in the reverse order (bench/load/slices.ts). Each run waits until the work
