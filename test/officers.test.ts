@@ -9,6 +9,7 @@ import { runAdmin } from "./support/process";
 import { overPaths } from "../src/db/client";
 import { schema } from "../src/schema";
 import type { Context } from "../src/context";
+import { currentEntryOf, onDutyOf, readOpenEntriesOf } from "../src/resolvers/officerDuty";
 
 let service: TestService;
 beforeAll(async () => {
@@ -115,6 +116,25 @@ describe("listing officers", () => {
     // count, page, open entries, entries in the range: 4, whatever the page's size.
     expect(large.statements.length).toBe(small.statements.length);
     expect(large.statements.length).toBeLessThanOrEqual(4);
+  });
+
+  test("a page's officers answer onDuty and currentEntry from the open entries read with the page, without a promise each", async () => {
+    const { network, api } = await setup({ "6001": "On Duty", "6002": "Off Duty", "6003": "Not On The Page" });
+    await toggleAt(api, "steam:6001", at(T0, 1));
+    service.clock.reset();
+    const ctx: Context = { db: service.db, network, now: () => new Date() };
+    const { data } = await service.db.officers.page(network.id, { onDuty: null, matches: null, limit: 3, offset: 0 });
+    const byIdentifier = (identifier: string) => data.find((officer) => officer.identifier === identifier)!;
+    await readOpenEntriesOf(ctx, [byIdentifier("steam:6001"), byIdentifier("steam:6002")]);
+    const open = currentEntryOf(ctx, byIdentifier("steam:6001"));
+    expect(open).not.toBeInstanceOf(Promise);
+    expect(open).toMatchObject({ startedAt: new Date(at(T0, 1)), endedAt: null });
+    expect(currentEntryOf(ctx, byIdentifier("steam:6002"))).toBeNull();
+    expect([onDutyOf(ctx, byIdentifier("steam:6001")), onDutyOf(ctx, byIdentifier("steam:6002"))]).toEqual([true, false]);
+    // An officer not read with a page is loaded as before.
+    const other = currentEntryOf(ctx, byIdentifier("steam:6003"));
+    expect(other).toBeInstanceOf(Promise);
+    expect(await other).toBeNull();
   });
 });
 

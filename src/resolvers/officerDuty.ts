@@ -23,8 +23,39 @@ function loader<V>(ctx: Context, key: string, batch: (officerIds: readonly numbe
   return found;
 }
 
+/**
+ * Open entries read with a page of officers (readOpenEntriesOf), by officer id (null: none), per
+ * request: a page's onDuty and currentEntry answer from here without a promise each.
+ */
+const openWithPage = new WeakMap<Context, Map<number, DutytimeEntry | null>>();
+
+/** Reads the open entries of a page's officers in one statement (after stale entries are ended). */
+export async function readOpenEntriesOf(ctx: Context, officers: readonly Officer[]): Promise<void> {
+  if (officers.length === 0) return;
+  await endStaleEntries(ctx);
+  const open = await ctx.db.dutytime.openEntries(
+    ctx.network.id,
+    officers.map((officer) => officer.id),
+  );
+  let known = openWithPage.get(ctx);
+  if (!known) openWithPage.set(ctx, (known = new Map()));
+  for (const officer of officers) known.set(officer.id, null);
+  for (const entry of open) known.set(entry.officerId, entry);
+}
+
 /** The officer's open entry, or null (after the network's stale entries are ended). */
-export async function currentEntryOf(ctx: Context, officer: Officer): Promise<DutytimeEntry | null> {
+export function currentEntryOf(ctx: Context, officer: Officer): DutytimeEntry | null | Promise<DutytimeEntry | null> {
+  const known = openWithPage.get(ctx)?.get(officer.id);
+  return known !== undefined ? known : loadCurrentEntry(ctx, officer);
+}
+
+/** Whether the officer is on duty now: currentEntryOf's entry is open. */
+export function onDutyOf(ctx: Context, officer: Officer): boolean | Promise<boolean> {
+  const entry = currentEntryOf(ctx, officer);
+  return entry instanceof Promise ? entry.then((open) => open !== null) : entry !== null;
+}
+
+async function loadCurrentEntry(ctx: Context, officer: Officer): Promise<DutytimeEntry | null> {
   await endStaleEntries(ctx);
   return loader(ctx, "open", async (officerIds) => {
     const open = await ctx.db.dutytime.openEntries(ctx.network.id, officerIds);

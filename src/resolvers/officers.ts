@@ -5,6 +5,7 @@ import { conflict, notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { endStaleEntries } from "./staleEntries";
+import { readOpenEntriesOf } from "./officerDuty";
 import { isUniqueViolation } from "./databaseErrors";
 
 /** Most characters of an officer's identifier, `type:value` included. */
@@ -133,5 +134,7 @@ export async function listOfficers(ctx: Context, args: OfficerListArgs): Promise
   // Who is on duty is read after stale entries are ended.
   if (args.onDuty != null) await endStaleEntries(ctx);
   const { data, total } = await ctx.db.officers.page(ctx.network.id, { onDuty: args.onDuty ?? null, matches, limit: window.limit, offset: window.offset });
+  // A page shows who is on duty: read once for the page, not per officer.
+  await readOpenEntriesOf(ctx, data);
   return pageOf(data, total, window);
 }

@@ -6,7 +6,7 @@ import type { DutytimeEntry } from "../resolvers/officerDuty";
 import type { Officer } from "../generated/prisma/client";
 import { pageComplexity } from "../resolvers/pages";
 import { addOfficer, findOfficerOrRemoved, listOfficers, removeOfficer, renameOfficer } from "../resolvers/officers";
-import { currentEntryOf, dutySecondsOf, dutytimeOf, durationSecondsOf } from "../resolvers/officerDuty";
+import { currentEntryOf, dutySecondsOf, dutytimeOf, durationSecondsOf, onDutyOf } from "../resolvers/officerDuty";
 import { correctDutytimeEntry } from "../resolvers/dutytimeCorrections";
 
 export const DutytimeEntryType = builder.objectRef<DutytimeEntry>("DutytimeEntry").implement({
@@ -34,7 +34,7 @@ export const OfficerType = builder.prismaObject("Officer", {
       nullable: true,
       description: "When the officer was removed from the network; null while it belongs to it. A removed officer's dutytime stays in reports.",
     }),
-    onDuty: t.boolean({ resolve: async (officer, _args, ctx) => (await currentEntryOf(ctx, officer)) !== null }),
+    onDuty: t.boolean({ resolve: (officer, _args, ctx) => onDutyOf(ctx, officer) }),
     currentEntry: t.field({
       type: DutytimeEntryType,
       nullable: true,
