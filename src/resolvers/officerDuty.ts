@@ -29,18 +29,24 @@ function loader<V>(ctx: Context, key: string, batch: (officerIds: readonly numbe
  */
 const openWithPage = new WeakMap<Context, Map<number, DutytimeEntry | null>>();
 
+/** Each officer's open entry (null: none), in one statement; at most one is open per officer. */
+async function openEntriesBy(ctx: Context, officerIds: readonly number[]): Promise<Map<number, DutytimeEntry | null>> {
+  const byOfficer = new Map<number, DutytimeEntry | null>(officerIds.map((id) => [id, null]));
+  for (const entry of await ctx.db.dutytime.openEntries(ctx.network.id, officerIds)) byOfficer.set(entry.officerId, entry);
+  return byOfficer;
+}
+
 /** Reads the open entries of a page's officers in one statement (after stale entries are ended). */
 export async function readOpenEntriesOf(ctx: Context, officers: readonly Officer[]): Promise<void> {
   if (officers.length === 0) return;
   await endStaleEntries(ctx);
-  const open = await ctx.db.dutytime.openEntries(
-    ctx.network.id,
+  const open = await openEntriesBy(
+    ctx,
     officers.map((officer) => officer.id),
   );
-  let known = openWithPage.get(ctx);
-  if (!known) openWithPage.set(ctx, (known = new Map()));
-  for (const officer of officers) known.set(officer.id, null);
-  for (const entry of open) known.set(entry.officerId, entry);
+  const known = openWithPage.get(ctx);
+  if (known) for (const [id, entry] of open) known.set(id, entry);
+  else openWithPage.set(ctx, open);
 }
 
 /** The officer's open entry, or null (after the network's stale entries are ended). */
@@ -58,8 +64,8 @@ export function onDutyOf(ctx: Context, officer: Officer): boolean | Promise<bool
 async function loadCurrentEntry(ctx: Context, officer: Officer): Promise<DutytimeEntry | null> {
   await endStaleEntries(ctx);
   return loader(ctx, "open", async (officerIds) => {
-    const open = await ctx.db.dutytime.openEntries(ctx.network.id, officerIds);
-    return officerIds.map((id) => open.find((entry) => entry.officerId === id) ?? null);
+    const open = await openEntriesBy(ctx, officerIds);
+    return officerIds.map((id) => open.get(id) ?? null);
   }).load(officer.id);
 }
 
