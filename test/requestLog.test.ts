@@ -37,6 +37,38 @@ test("the logged key prefix is the prefix the admin command shows", () => {
   expect(issued.apiKey.slice(0, keyPrefixLength)).toBe(issued.prefix);
 });
 
+test("a request's line is the line pino makes of its record: same fields, same order, same level", () => {
+  const captured = captureLog("info");
+  const full = Object.assign(new RequestRecord("same-1", "POST"), {
+    route: "/graphql",
+    status: 503,
+    durationMs: 12.34,
+    network: 7,
+    keyPrefix: "vrd_abcdef",
+    operation: "Dash_board2",
+    operationType: "query" as const,
+    refusal: "timeout" as const,
+  });
+  const sparse = Object.assign(new RequestRecord("same-2", "GET"), { status: 404, durationMs: 0.5 });
+  for (const [record, level] of [[full, "warn"], [sparse, "info"]] as const) {
+    captured.log.request(record, level);
+    captured.log[level](record);
+  }
+  const [mine, pinos] = [0, 1].map((parity) => captured.lines().filter((_, i) => i % 2 === parity));
+  const withoutTime = ({ time, ...rest }: Record<string, any>) => (expect(typeof time).toBe("number"), rest);
+  expect(mine.map(withoutTime)).toEqual(pinos.map(withoutTime));
+  expect(mine.map((line) => Object.keys(line))).toEqual(pinos.map((line) => Object.keys(line)));
+  expect(mine.map((line) => line.level)).toEqual([40, 30]);
+  expect(Object.keys(mine[1])).not.toContain("keyPrefix");
+});
+
+test("a request's line is left out below the logger's level", () => {
+  const captured = captureLog("warn");
+  captured.log.request(new RequestRecord("quiet-1", "GET"), "info");
+  captured.log.request(new RequestRecord("loud-1", "GET"), "warn");
+  expect(captured.lines().map((line) => line.requestId)).toEqual(["loud-1"]);
+});
+
 describe("request lines", () => {
   let service: TestService;
   let captured: CapturedLog;

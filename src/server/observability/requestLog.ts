@@ -1,14 +1,20 @@
 // The service's logger (pino): one JSON line per event on stdout, gathered into one write per
 // 64 KiB or 100 ms, and what is left written when the process exits. A line per request must
-// stay cheap: pino's own destinations (sonic-boom) cost ~3 us per line on the bench machine
-// (a write or a buffer check per line), the batch ~0.4 us; pino makes the line in ~1.2 us.
+// stay cheap: pino's own destinations (sonic-boom) write or check a buffer per line, a batch
+// does neither, and request lines are made by one JSON.stringify (docs/performance.md).
 // LOG_FORMAT=pretty makes readable lines for a terminal with pino-pretty, a dev dependency:
 // formatting costs far more than JSON, so it is for people watching, not for production.
-import pino, { type DestinationStream, type Logger } from "pino";
+import { hostname } from "node:os";
+import pino, { type DestinationStream, type Logger as PinoLogger } from "pino";
 import type { MessageFormatFunc, PrettyOptions } from "pino-pretty";
 import type { LogSettings } from "../../config/observability";
+import type { RequestRecord } from "./requestRecord";
 
-export type { Logger };
+/** pino's logger, and the writer of request lines (below). */
+export type Logger = PinoLogger & {
+  /** Writes the request's line at `level` (when the logger's level lets it through). */
+  request(record: RequestRecord, level: "info" | "warn"): void;
+};
 
 /** The keys of a request's line that the pretty format shows as its message. */
 const requestLineKeys = ["method", "route", "status", "durationMs"];
@@ -68,10 +74,25 @@ export function batchedLines(write: (text: string) => void = (text) => void proc
   };
 }
 
+/**
+ * A request's line as pino makes it for `logger[level](record)`: its level, time, pid and
+ * hostname, then the record's fields in their order, undefined ones left out. Made with one
+ * JSON.stringify of the record instead of pino's field-by-field serializer, which was most of
+ * what a line per request cost (figures and how to go back: docs/performance.md). A request's
+ * fields are numbers and strings only, so the two make the same text; a test compares them.
+ */
+function requestLines(logger: PinoLogger, destination: DestinationStream): Logger["request"] {
+  const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},`;
+  return (record, level) => {
+    if (!logger.isLevelEnabled(level)) return;
+    destination.write(`{"level":${logger.levels.values[level]},"time":${Date.now()}${base}${JSON.stringify(record).slice(1)}\n`);
+  };
+}
+
 /** The logger of these settings; `destination` replaces stdout (tests capture the lines). */
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
   const options = { level: settings.level };
-  if (destination) return pino(options, destination);
-  if (settings.format === "pretty") return pino(options, prettyDestination());
-  return pino(options, batchedLines());
+  const to = destination ?? (settings.format === "pretty" ? prettyDestination() : batchedLines());
+  const logger = pino(options, to);
+  return Object.assign(logger, { request: requestLines(logger, to) });
 }

@@ -15,10 +15,7 @@ export function requestObserver(log: Logger | undefined, metrics: ServiceMetrics
     answered(record) {
       // Answers of 5xx at warn, so that LOG_LEVEL=warn shows the service's failures (their
       // errors come at error, with their stack); refusals and clients' mistakes are 4xx, at info.
-      if (log) {
-        if (record.status >= 500) log.warn(record);
-        else log.info(record);
-      }
+      log?.request(record, record.status >= 500 ? "warn" : "info");
       metrics?.answered(record);
     },
     internalError(error, record) {
