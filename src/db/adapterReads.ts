@@ -64,8 +64,9 @@ export interface ReadSql {
   byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
   /**
    * Visits the rows one at a time: for reads of many rows that are folded into something smaller
-   * (a report's entries). SQLite steps the statement row by row, so no array of every row is
-   * held (they die young instead of filling the old generation); elsewhere the rows as read.
+   * (a report's entries). SQLite steps the statement row by row and PostgreSQL hands each row
+   * over as pg parses it, so no array of every row is held (they die young instead of filling the
+   * old generation); Prisma's adapter (the admin command's) answers the rows as read.
    */
   each<Row>(query: Prisma.Sql, visit: (row: Row) => void): Promise<void>;
 }
