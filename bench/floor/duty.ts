@@ -60,9 +60,10 @@ export function utcPeriods(from: Date, to: Date, grouping: Grouping, maxPeriods:
 
 /** The service's dutyHours report (src/resolvers/dutyHours.ts) for every officer with hours, from the range's entries. */
 export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], reported: ReportOfficer[], now: Date) {
-  const byOfficer = new Map<number, { officer: ReportOfficer; entries: { startedMs: number; endedMs: number | null }[] }>();
+  // As the service's store hands them over (src/db/store.ts, ReportEntries): flat, per officer.
+  const byOfficer = new Map<number, { officer: ReportOfficer; entries: number[] }>();
   for (const officer of reported) byOfficer.set(officer.id, { officer, entries: [] });
-  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push({ startedMs: entry.startedAt, endedMs: entry.endedAt });
+  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push(entry.startedAt, entry.endedAt ?? Infinity);
   const officers: Array<{
     identifier: string;
     name: string;

@@ -5,7 +5,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import type { ActiveOfficer, DutytimeEntry, DutytimeStore, ReportEntry } from "./store";
+import type { ActiveOfficer, DutytimeEntry, DutytimeStore, ReportEntries } from "./store";
 import { instantMs, storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
@@ -87,27 +87,27 @@ async function entriesOf(
  * whole history. CROSS JOIN keeps SQLite's planner from starting at the officers and reading each
  * one's whole history by (officer_id, started_at); PostgreSQL plans it as the inner join it is.
  */
-async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntry[]> {
+async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries> {
   const officers = officerIds === null ? Prisma.empty : Prisma.sql` AND d.officer_id IN (${Prisma.join(officerIds.length > 0 ? officerIds : [-1])})`;
   // Two seeks of the covering index (network_id, ended_at, started_at, officer_id, ...): the
   // entries ended after `from`, and the open ones. Only the columns a report counts with.
   const part = (ended: Prisma.Sql) => Prisma.sql`
     SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
     WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  // A year of a large network is tens of thousands of rows: visited one at a time, only the
-  // entries are kept.
-  const entries: ReportEntry[] = [];
+  // A year of a large network is tens of thousands of rows: visited one at a time, only their
+  // instants are kept.
+  const entries: ReportEntries = new Map();
   await read.each<{ officer_id: number | string; started_at: Date | string; ended_at: Date | string | null }>(
     Prisma.sql`
     ${part(Prisma.sql`d.ended_at > ${from}`)}
     UNION ALL
     ${part(Prisma.sql`d.ended_at IS NULL`)}`,
-    (row) =>
-      entries.push({
-        officerId: Number(row.officer_id),
-        startedMs: instantMs(row.started_at),
-        endedMs: row.ended_at === null ? null : instantMs(row.ended_at),
-      }),
+    (row) => {
+      const officerId = Number(row.officer_id);
+      let theirs = entries.get(officerId);
+      if (theirs === undefined) entries.set(officerId, (theirs = []));
+      theirs.push(instantMs(row.started_at), row.ended_at === null ? Infinity : instantMs(row.ended_at));
+    },
   );
   return entries;
 }

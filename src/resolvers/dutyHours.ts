@@ -2,7 +2,6 @@
 // supervisor reads first. The rules of counting are in ./dutySeconds.ts, the periods in
 // ./calendar.ts.
 import type { Context } from "../context";
-import type { ReportEntry } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
@@ -88,17 +87,15 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const now = ctx.now();
   const counted = new Date(Math.min(to.getTime(), now.getTime()));
   const entries =
-    counted > args.from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null) : [];
+    counted > args.from
+      ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null)
+      : new Map<number, number[]>();
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
-  const reported = named ?? (entries.length > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
-  const byOfficer = new Map<number, { officer: Officer; entries: ReportEntry[] }>();
-  for (const officer of reported) byOfficer.set(officer.id, { officer, entries: [] });
-  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push(entry);
-
+  const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
   const officers: OfficerHours[] = [];
-  for (const { officer, entries: theirs } of byOfficer.values()) {
-    const shifts = shiftsOf(theirs, args.from, to, now);
+  for (const officer of reported) {
+    const shifts = shiftsOf(entries.get(officer.id) ?? [], args.from, to, now);
     const total = totalSeconds(shifts);
     if (total === 0 && named === null) continue;
     officers.push({

@@ -2,7 +2,6 @@
 // and to now (an open entry counts up to now), overlapping entries of one officer merged, so no
 // second is counted twice, then split at the periods' boundaries. Instants are whole seconds
 // (an entry's start and end rounded down), so a report's periods add up to its total exactly.
-import type { ReportEntry } from "../db/store";
 import type { Period } from "./calendar";
 
 /** A stretch on duty, in whole seconds since the epoch: [start, end). */
@@ -13,25 +12,30 @@ export interface Shift {
 
 const seconds = (instant: Date) => Math.floor(instant.getTime() / 1000);
 
-/** One officer's shifts within [from, to), up to now: cut, ordered, overlaps merged. */
-export function shiftsOf(entries: readonly Pick<ReportEntry, "startedMs" | "endedMs">[], from: Date, to: Date, now: Date): Shift[] {
+/**
+ * One officer's shifts within [from, to), up to now: cut, ordered, overlaps merged. `entries`:
+ * `[start, end, ...]` in epoch ms, an open entry's end Infinity (src/db/store.ts, ReportEntries);
+ * an open entry ends at the range's end or now, whichever is first.
+ */
+export function shiftsOf(entries: readonly number[], from: Date, to: Date, now: Date): Shift[] {
   const first = seconds(from);
   const last = Math.min(seconds(to), seconds(now));
-  const nowSeconds = seconds(now);
-  const cut = entries
-    .map((entry) => ({
-      start: Math.max(Math.floor(entry.startedMs / 1000), first),
-      end: Math.min(entry.endedMs === null ? nowSeconds : Math.floor(entry.endedMs / 1000), last),
-    }))
-    .filter((shift) => shift.end > shift.start)
-    .sort((a, b) => a.start - b.start);
-  const merged: Shift[] = [];
-  for (const shift of cut) {
-    const previous = merged[merged.length - 1];
-    if (previous && shift.start <= previous.end) previous.end = Math.max(previous.end, shift.end);
-    else merged.push({ ...shift });
+  const shifts: Shift[] = [];
+  for (let i = 0; i + 1 < entries.length; i += 2) {
+    const start = Math.max(Math.floor(entries[i] / 1000), first);
+    const end = Math.min(Math.floor(entries[i + 1] / 1000), last);
+    if (end > start) shifts.push({ start, end });
   }
-  return merged;
+  shifts.sort((a, b) => a.start - b.start);
+  // Merged in place: each shift either extends the last one kept or is kept after it.
+  let kept = 0;
+  for (const shift of shifts) {
+    const previous = kept > 0 ? shifts[kept - 1] : undefined;
+    if (previous && shift.start <= previous.end) previous.end = Math.max(previous.end, shift.end);
+    else shifts[kept++] = shift;
+  }
+  shifts.length = kept;
+  return shifts;
 }
 
 export const totalSeconds = (shifts: readonly Shift[]) => shifts.reduce((sum, shift) => sum + shift.end - shift.start, 0);

@@ -4,7 +4,7 @@
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
-import type { DutytimeEntry, ReportEntry } from "../db/store";
+import type { DutytimeEntry } from "../db/store";
 
 export type { DutytimeEntry };
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
@@ -80,14 +80,8 @@ export async function dutySecondsOf(ctx: Context, officer: Officer, from: Date, 
     const now = ctx.now();
     const until = to ?? now;
     const counted = new Date(Math.min(until.getTime(), now.getTime()));
-    const entries = counted > from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, officerIds) : [];
-    const byOfficer = new Map<number, ReportEntry[]>();
-    for (const entry of entries) {
-      const theirs = byOfficer.get(entry.officerId);
-      if (theirs) theirs.push(entry);
-      else byOfficer.set(entry.officerId, [entry]);
-    }
-    return officerIds.map((id) => totalSeconds(shiftsOf(byOfficer.get(id) ?? [], from, until, now)));
+    const entries = counted > from ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, officerIds) : null;
+    return officerIds.map((id) => totalSeconds(shiftsOf(entries?.get(id) ?? [], from, until, now)));
   }).load(officer.id);
 }
 
