@@ -20,18 +20,28 @@ test("a deadline expires once, not before its time; a cancelled one never", asyn
 });
 
 test("the sweep stops once nothing is pending, and starts again for a new deadline", async () => {
-  const due = deadlines(5);
-  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
-  const before = timers();
-  const cancel = due.add(Date.now() + 1_000, () => undefined);
-  expect(timers()).toBe(before + 1);
-  cancel();
-  await sleep(20);
-  expect(timers()).toBe(before);
-  let expired = false;
-  due.add(Date.now(), () => (expired = true));
-  await sleep(20);
-  expect(expired).toBe(true);
+  // The sweep's own interval, watched through the timer functions it calls (the process's count
+  // of timers also moves with other tests' and jest's).
+  const started = jest.spyOn(global, "setInterval");
+  const stopped = jest.spyOn(global, "clearInterval");
+  try {
+    const due = deadlines(5);
+    const cancel = due.add(Date.now() + 1_000, () => undefined);
+    due.add(Date.now() + 1_000, () => undefined)();
+    expect(started).toHaveBeenCalledTimes(1);
+    const sweeper = started.mock.results[0].value;
+    cancel();
+    await sleep(40);
+    expect(stopped).toHaveBeenCalledWith(sweeper);
+    let expired = false;
+    due.add(Date.now(), () => (expired = true));
+    expect(started).toHaveBeenCalledTimes(2);
+    await sleep(40);
+    expect(expired).toBe(true);
+  } finally {
+    started.mockRestore();
+    stopped.mockRestore();
+  }
 });
 
 test("the sweep's period is a twentieth of the limit, within 5 and 500 ms", () => {
