@@ -4,6 +4,7 @@
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
+import { addReportEntry, type ReportEntries } from "../../src/db/store";
 import type { EntryRecord, MeetingEntry, OfficerRecord, ReportOfficer } from "./store";
 
 const entryJson = (entry: EntryRecord, now: number) => ({
@@ -60,10 +61,9 @@ export function utcPeriods(from: Date, to: Date, grouping: Grouping, maxPeriods:
 
 /** The service's dutyHours report (src/resolvers/dutyHours.ts) for every officer with hours, from the range's entries. */
 export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], reported: ReportOfficer[], now: Date) {
-  // As the service's store hands them over (src/db/store.ts, ReportEntries): flat, per officer.
-  const byOfficer = new Map<number, { officer: ReportOfficer; entries: number[] }>();
-  for (const officer of reported) byOfficer.set(officer.id, { officer, entries: [] });
-  for (const entry of entries) byOfficer.get(entry.officerId)?.entries.push(entry.startedAt, entry.endedAt ?? Infinity);
+  // As the service's store hands them over (src/db/store.ts, ReportEntries).
+  const byOfficer: ReportEntries = new Map();
+  for (const entry of entries) addReportEntry(byOfficer, entry.officerId, entry.startedAt, entry.endedAt);
   const officers: Array<{
     identifier: string;
     name: string;
@@ -74,8 +74,8 @@ export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: 
     averageShiftSeconds: number;
     longestShiftSeconds: number;
   }> = [];
-  for (const { officer, entries: theirs } of byOfficer.values()) {
-    const shifts = shiftsOf(theirs, from, to, now);
+  for (const officer of reported) {
+    const shifts = shiftsOf(byOfficer.get(officer.id) ?? [], from, to, now);
     const total = totalSeconds(shifts);
     if (total === 0) continue;
     officers.push({

@@ -5,7 +5,7 @@
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import type { ActiveOfficer, DutytimeEntry, DutytimeStore, ReportEntries } from "./store";
+import { addReportEntry, type ActiveOfficer, type DutytimeEntry, type DutytimeStore, type ReportEntries } from "./store";
 import { instantMs, storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
@@ -102,12 +102,7 @@ async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: 
     ${part(Prisma.sql`d.ended_at > ${from}`)}
     UNION ALL
     ${part(Prisma.sql`d.ended_at IS NULL`)}`,
-    (row) => {
-      const officerId = Number(row.officer_id);
-      let theirs = entries.get(officerId);
-      if (theirs === undefined) entries.set(officerId, (theirs = []));
-      theirs.push(instantMs(row.started_at), row.ended_at === null ? Infinity : instantMs(row.ended_at));
-    },
+    (row) => addReportEntry(entries, Number(row.officer_id), instantMs(row.started_at), row.ended_at === null ? null : instantMs(row.ended_at)),
   );
   return entries;
 }

@@ -68,6 +68,14 @@ export interface DutytimeEntry {
  */
 export type ReportEntries = Map<number, number[]>;
 
+/** Adds an entry to its officer's list (endedMs null: open): the one place that lays the list out. */
+export function addReportEntry(entries: ReportEntries, officerId: number, startedMs: number, endedMs: number | null): void {
+  const theirs = entries.get(officerId);
+  const end = endedMs ?? Infinity;
+  if (theirs === undefined) entries.set(officerId, [startedMs, end]);
+  else theirs.push(startedMs, end);
+}
+
 export interface DutytimeStore {
   /** Ends the officer's open entries at `endedAt`; answers how many it ended. */
   stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<number>;

@@ -2,6 +2,7 @@
 // supervisor reads first. The rules of counting are in ./dutySeconds.ts, the periods in
 // ./calendar.ts.
 import type { Context } from "../context";
+import type { ReportEntries } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
@@ -89,7 +90,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const entries =
     counted > args.from
       ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null)
-      : new Map<number, number[]>();
+      : (new Map() as ReportEntries);
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
   const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);

@@ -33,14 +33,17 @@ const types = {
 /** An instant as the adapter sends one: UTC, without a zone (the columns are `timestamp(3)`). */
 const argument = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
 
+/** A row's values as an object by column name, as the adapter answers rows. */
+function rowObject<Row>(names: readonly string[], values: readonly unknown[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+  return row as Row;
+}
+
 export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnection): ReadSql {
   const rowsOf = <Row>(result: pg.QueryArrayResult): Row[] => {
     const names = result.fields.map((field) => field.name);
-    return result.rows.map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
-      return row as Row;
-    });
+    return result.rows.map((values) => rowObject<Row>(names, values));
   };
   // Rows visited as pg parses them: a Query with a 'row' listener and no callback keeps none
   // (pg's public event API), so a year's report holds its entries, never every row at once.
@@ -58,10 +61,8 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
           // Like SQLite's, a failing visit lets the statement run to its end; its first error is thrown after.
           if (failure) return;
           names ??= result!.fields.map((field) => field.name);
-          const row: Record<string, unknown> = {};
-          for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
           try {
-            visit(row as Row);
+            visit(rowObject<Row>(names, values));
           } catch (error) {
             failure = { error };
           }
