@@ -83,7 +83,6 @@ describe("a known query with errors runs once", () => {
       {
         first: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.first<Row>(query)),
         byKey: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.byKey<Row>(query)),
-        each: <Row,>(query: Parameters<typeof base>[0], visit: (row: Row) => void) => (note(query), base.each<Row>(query, visit)),
       },
     );
     const app = createApp({ db: overPaths(service.db, { read: counted }), now: service.clock.now });

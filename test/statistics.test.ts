@@ -158,7 +158,6 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
       {
         first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)),
         byKey: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.byKey<Row>(query)),
-        each: async <Row>(query: Parameters<ReadSql>[0], visit: (row: Row) => void) => (statements.push(query.sql), read.each<Row>(query, visit)),
       },
     );
     const ctx: Context = { db: overPaths(service.db, { read: counted }), network: networkA, now: () => new Date(NOW) };

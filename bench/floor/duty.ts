@@ -4,8 +4,8 @@
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
-import { addReportEntry, type ReportEntries } from "../../src/db/store";
-import type { EntryRecord, MeetingEntry, OfficerRecord, ReportOfficer } from "./store";
+import type { ReportEntries } from "../../src/db/store";
+import type { EntryRecord, OfficerRecord, ReportOfficer } from "./store";
 
 const entryJson = (entry: EntryRecord, now: number) => ({
   id: entry.id,
@@ -60,10 +60,7 @@ export function utcPeriods(from: Date, to: Date, grouping: Grouping, maxPeriods:
 }
 
 /** The service's dutyHours report (src/resolvers/dutyHours.ts) for every officer with hours, from the range's entries. */
-export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], entries: MeetingEntry[], reported: ReportOfficer[], now: Date) {
-  // As the service's store hands them over (src/db/store.ts, ReportEntries).
-  const byOfficer: ReportEntries = new Map();
-  for (const entry of entries) addReportEntry(byOfficer, entry.officerId, entry.startedAt, entry.endedAt);
+export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: Period[], byOfficer: ReportEntries, reported: ReportOfficer[], now: Date) {
   const officers: Array<{
     identifier: string;
     name: string;

@@ -167,8 +167,8 @@ export function handlers(store: Store) {
     const { from, to, groupBy } = dutyHoursArgs(url.searchParams, now);
     const periods = utcPeriods(from, to, groupBy, maxPeriods);
     const counted = new Date(Math.min(to.getTime(), now.getTime()));
-    const entries = counted > from ? await store.entriesMeeting(network.networkId, from, counted) : [];
-    const officers = entries.length > 0 ? await store.reportOfficers(network.networkId) : [];
+    const entries = counted > from ? await store.entriesMeeting(network.networkId, from, counted) : new Map();
+    const officers = entries.size > 0 ? await store.reportOfficers(network.networkId) : [];
     return ok(dutyHoursJson(from, to, groupBy, periods, entries, officers, now));
   };
 

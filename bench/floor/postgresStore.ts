@@ -3,7 +3,8 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { Store } from "./store";
-import { countOfPage, countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
+import { reportEntriesOf, reportEntriesSql } from "../../src/db/reportEntriesRead";
+import { countOfPage, countSql, createdSinceSql, createdSinceValues, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
 import { planPostgresSearch } from "../../src/db/postgres/searchPlan";
@@ -205,12 +206,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     },
 
     async entriesMeeting(networkId, from, to) {
-      const { rows } = await run(entriesMeetingSql((n) => `$${n}`), [networkId, instant(from), instant(to), networkId, instant(to)]);
-      return rows.map((row) => ({
-        officerId: Number(row[0]),
-        startedAt: Date.parse(fromPostgres(row[1])),
-        endedAt: row[2] === null ? null : Date.parse(fromPostgres(row[2])),
-      }));
+      const statement = reportEntriesSql("postgresql", networkId, from, to, null);
+      const { rows } = await run(statement.text, statement.values.map((value) => (value instanceof Date ? instant(value) : value)));
+      return reportEntriesOf((rows[0]?.[0] as string | null) ?? null);
     },
 
     async reportOfficers(networkId) {

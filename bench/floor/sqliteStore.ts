@@ -3,14 +3,15 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { Store } from "./store";
-import { countSql, createdSinceSql, createdSinceValues, entriesMeetingSql, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
+import { reportEntriesOf, reportEntriesSql } from "../../src/db/reportEntriesRead";
+import { countSql, createdSinceSql, createdSinceValues, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
 import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SqliteSearchSource as SearchSource } from "../../src/db/sqlite/searchPlan";
 import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/db/sqlite/searchCandidates";
 import { keyedNeedle, needleKeysQuery } from "../../src/db/vehicles/searchKeys";
-import { eachOfRows, type ReadSql } from "../../src/db/adapterReads";
+import type { ReadSql } from "../../src/db/adapterReads";
 import { readCacheKib } from "../../src/db/sqlite/reads";
 
 type InValue = string | number | boolean | null;
@@ -68,7 +69,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
   const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
-  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, each: eachOfRows(readAll) });
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject });
 
   return {
     async keyOwner(hash) {
@@ -221,12 +222,9 @@ export async function openSqliteStore(url: string): Promise<Store> {
     },
 
     async entriesMeeting(networkId, from, to) {
-      const { rows } = await run(entriesMeetingSql(() => "?"), [networkId, toSqlite(from), toSqlite(to), networkId, toSqlite(to)]);
-      return rows.map((row) => ({
-        officerId: Number(row[0]),
-        startedAt: Date.parse(row[1] as string),
-        endedAt: row[2] === null ? null : Date.parse(row[2] as string),
-      }));
+      const statement = reportEntriesSql("sqlite", networkId, from, to, null);
+      const { rows } = await run(statement.sql, statement.values.map((value) => (value instanceof Date ? toSqlite(value) : (value as InValue))));
+      return reportEntriesOf((rows[0]?.[0] as string | null) ?? null);
     },
 
     async reportOfficers(networkId) {

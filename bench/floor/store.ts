@@ -3,6 +3,7 @@
 // and the Prisma queries of the other resolvers). Each dialect implements it with its driver
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
+import type { ReportEntries } from "../../src/db/store";
 import { sortableVehicleFields, sortsNullsLast, vehicleSortFields, type VehicleSortField } from "../../src/model/vehicleFields";
 import { vehicleColumns, vehicleSelectList, type VehicleJson } from "./vehicleJson";
 
@@ -99,13 +100,6 @@ export interface EntryRecord {
   autoStopped: boolean;
 }
 
-/** An entry of a report's range (the service's entriesMeeting), instants in epoch ms. */
-export interface MeetingEntry {
-  officerId: number;
-  startedAt: number;
-  endedAt: number | null;
-}
-
 /** An officer as a report names it (the service's officers.ofNetwork). */
 export interface ReportOfficer {
   id: number;
@@ -124,17 +118,6 @@ const entryColumns = "d.id, d.officer_id, d.started_at, d.ended_at, d.auto_stopp
 /** The service's open entries of a page's officers (src/db/dutytime.ts, openEntries). Values: network id, then the officer ids. */
 export const openEntriesSql = (p: (n: number) => string, officers: number) =>
   `SELECT ${entryColumns} FROM dutytime_entries d WHERE d.network_id = ${p(1)} AND d.ended_at IS NULL AND d.officer_id IN (${Array.from({ length: officers }, (_, i) => p(i + 2)).join(", ")})`;
-
-/**
- * The service's entries that meet [from, to) (src/db/dutytime.ts, entriesMeeting, for every
- * officer): those ended after `from`, and the open ones. Values: network id, from, to, network
- * id, to. Columns: officer id, start, end.
- */
-export const entriesMeetingSql = (p: (n: number) => string) => {
-  const part = (network: string, ended: string, to: string) =>
-    `SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d WHERE d.network_id = ${network} AND ${ended} AND d.started_at < ${to}`;
-  return `${part(p(1), `d.ended_at > ${p(2)}`, p(3))} UNION ALL ${part(p(4), "d.ended_at IS NULL", p(5))}`;
-};
 
 /** Every officer of the network, as a report names them (src/db/officers.ts, ofNetwork). Value: network id. Columns: id, identifier, name, removed_at. */
 export const reportOfficersSql = (p: (n: number) => string) => `SELECT o.id, o.identifier, o.name, o.removed_at FROM officers o WHERE o.network_id = ${p(1)}`;
@@ -156,7 +139,8 @@ export interface Store {
   /** The network's officers (not removed) by name, and their total: two statements side by side. */
   officerPage(networkId: number, limit: number, offset: number): Promise<{ total: number; rows: OfficerRecord[] }>;
   openEntries(networkId: number, officerIds: number[]): Promise<EntryRecord[]>;
-  entriesMeeting(networkId: number, from: Date, to: Date): Promise<MeetingEntry[]>;
+  /** The report's entries, read with the service's own statement (src/db/reportEntriesRead.ts). */
+  entriesMeeting(networkId: number, from: Date, to: Date): Promise<ReportEntries>;
   reportOfficers(networkId: number): Promise<ReportOfficer[]>;
   close(): Promise<void>;
 }

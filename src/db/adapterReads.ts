@@ -62,21 +62,7 @@ export interface ReadSql {
    * (src/db/postgres/pipelinedConnection.ts); elsewhere it is `first`.
    */
   byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
-  /**
-   * Visits the rows one at a time: for reads of many rows that are folded into something smaller
-   * (a report's entries). SQLite steps the statement row by row and PostgreSQL hands each row
-   * over as pg parses it, so no array of every row is held (they die young instead of filling the
-   * old generation); Prisma's adapter (the admin command's) answers the rows as read.
-   */
-  each<Row>(query: Prisma.Sql, visit: (row: Row) => void): Promise<void>;
 }
-
-/** `each` over a read that answers every row at once. */
-export const eachOfRows =
-  (read: <Row>(query: Prisma.Sql) => Promise<Row[]>) =>
-  async <Row>(query: Prisma.Sql, visit: (row: Row) => void): Promise<void> => {
-    for (const row of await read<Row>(query)) visit(row);
-  };
 
 /** A `Prisma.sql` query as the adapter of `provider` takes it. */
 export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): AdapterQuery {
@@ -105,7 +91,7 @@ export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<
     });
   };
   const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
-  return Object.assign(read, { first, byKey: first, each: eachOfRows(read) });
+  return Object.assign(read, { first, byKey: first });
 }
 
 /**

@@ -68,7 +68,7 @@ type Paths = Pick<Database, "prisma" | "read" | "write" | "provider">;
 function storesOf({ prisma, read, write, provider }: Paths): Stores {
   return {
     vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write),
-    dutytime: dutytimeStore(read, write),
+    dutytime: dutytimeStore(read, write, provider),
     officers: officerStore(read, prisma),
     records: recordStore(prisma),
     recordCounts: recordCountStore(read),

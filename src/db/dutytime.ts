@@ -1,12 +1,15 @@
-// Duty time entries, the same SQL on SQLite and PostgreSQL. Both writes are plain SQL on
+// Duty time entries, the same SQL on SQLite and PostgreSQL (a report's entries, read as one text,
+// in src/db/reportEntriesRead.ts). Both writes are plain SQL on
 // Prisma's adapter (src/db/adapterWrites.ts): a connector toggles at every shift change, and
 // Prisma's client would be most of a toggle's CPU. Who is on duty is read on the read path: a
 // dashboard polls it.
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import { addReportEntry, type ActiveOfficer, type DutytimeEntry, type DutytimeStore, type ReportEntries } from "./store";
-import { instantMs, storedInstant } from "./storedInstant";
+import type { DatabaseProvider } from "../config/database";
+import { readReportEntries } from "./reportEntriesRead";
+import type { ActiveOfficer, DutytimeEntry, DutytimeStore } from "./store";
+import { storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
   return write.execute(Prisma.sql`
@@ -79,34 +82,6 @@ async function entriesOf(
   return { data: rows.map(entryOf), total: Number(counted?.total ?? 0) };
 }
 
-/**
- * The network's entries that meet [from, to), with their officers. Two ranges of the index
- * (network_id, ended_at, started_at, officer_id, auto_stopped, id), which holds every column
- * read of an entry: the entries ended after `from`, and the open ones. Entries that ended
- * before the range are never read, so a report costs what its range holds, not the network's
- * whole history. CROSS JOIN keeps SQLite's planner from starting at the officers and reading each
- * one's whole history by (officer_id, started_at); PostgreSQL plans it as the inner join it is.
- */
-async function entriesMeeting(read: ReadSql, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries> {
-  const officers = officerIds === null ? Prisma.empty : Prisma.sql` AND d.officer_id IN (${Prisma.join(officerIds.length > 0 ? officerIds : [-1])})`;
-  // Two seeks of the covering index (network_id, ended_at, started_at, officer_id, ...): the
-  // entries ended after `from`, and the open ones. Only the columns a report counts with.
-  const part = (ended: Prisma.Sql) => Prisma.sql`
-    SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
-    WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  // A year of a large network is tens of thousands of rows: visited one at a time, only their
-  // instants are kept.
-  const entries: ReportEntries = new Map();
-  await read.each<{ officer_id: number | string; started_at: Date | string; ended_at: Date | string | null }>(
-    Prisma.sql`
-    ${part(Prisma.sql`d.ended_at > ${from}`)}
-    UNION ALL
-    ${part(Prisma.sql`d.ended_at IS NULL`)}`,
-    (row) => addReportEntry(entries, Number(row.officer_id), instantMs(row.started_at), row.ended_at === null ? null : instantMs(row.ended_at)),
-  );
-  return entries;
-}
-
 async function openSince(read: ReadSql, networkId: number, startedBefore: Date): Promise<DutytimeEntry[]> {
   const rows = await read<EntryRow>(Prisma.sql`
     SELECT ${entryColumns} FROM dutytime_entries d
@@ -125,14 +100,14 @@ const othersMeeting = (networkId: number, entry: DutytimeEntry, startedAt: Date,
   FROM dutytime_entries d
   WHERE d.officer_id = ${entry.officerId} AND d.network_id = ${networkId} AND d.id <> ${entry.id}${meetingWhere(startedAt, endedAt)}`;
 
-export function dutytimeStore(read: ReadSql, write: WriteSql): DutytimeStore {
+export function dutytimeStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider): DutytimeStore {
   return {
     stopOpen: (networkId, officerId, endedAt) => stopOpenEntries(write, networkId, officerId, endedAt),
     start: (networkId, officerId, startedAt) => startEntry(write, networkId, officerId, startedAt),
     onDuty: (networkId) => activeOfficers(read, networkId),
     openEntries: (networkId, officerIds) => openEntries(read, networkId, officerIds),
     entriesOf: (networkId, officerId, range, page) => entriesOf(read, networkId, officerId, range, page),
-    entriesMeeting: (networkId, from, to, officerIds) => entriesMeeting(read, networkId, from, to, officerIds),
+    entriesMeeting: (networkId, from, to, officerIds) => readReportEntries(read, provider, networkId, from, to, officerIds),
     openSince: (networkId, startedBefore) => openSince(read, networkId, startedBefore),
     autoStop: async (networkId, id, endedAt) => {
       await write.execute(Prisma.sql`

@@ -28,5 +28,3 @@ export function storedInstant(value: Date | string): Date {
   return new Date(value);
 }
 
-/** An instant read from the database as epoch milliseconds, for code that only computes with it. */
-export const instantMs = (value: Date | string): number => (typeof value === "string" ? Date.parse(value) : value.getTime());

@@ -17,10 +17,6 @@ export function countingReads(read: ReadSql) {
         statements.push(query.sql);
         return read.byKey<Row>(query);
       },
-      each: async <Row>(query: Parameters<ReadSql>[0], visit: (row: Row) => void) => {
-        statements.push(query.sql);
-        return read.each<Row>(query, visit);
-      },
     },
   );
   /** The statements `action` sent. */

@@ -45,42 +45,11 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
     const names = result.fields.map((field) => field.name);
     return result.rows.map((values) => rowObject<Row>(names, values));
   };
-  // Rows visited as pg parses them: a Query with a 'row' listener and no callback keeps none
-  // (pg's public event API), so a year's report holds its entries, never every row at once.
-  const each = async <Row>(query: Prisma.Sql, visit: (row: Row) => void): Promise<void> => {
-    const client = await pool.connect();
-    let failure: { error: unknown } | null = null;
-    // As pool.query does: a connection whose statement failed is not reused.
-    let failed: Error | undefined;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const config = { text: query.text, name: pool.keep(query.text), values: query.values.map(argument), rowMode: "array" as const, types };
-        const running = client.query(new pg.Query<unknown[]>(config));
-        let names: string[] | null = null;
-        running.on("row", (values: unknown[], result?: pg.QueryResult) => {
-          // Like SQLite's, a failing visit lets the statement run to its end; its first error is thrown after.
-          if (failure) return;
-          names ??= result!.fields.map((field) => field.name);
-          try {
-            visit(rowObject<Row>(names, values));
-          } catch (error) {
-            failure = { error };
-          }
-        });
-        running.on("end", () => resolve());
-        running.on("error", (error: Error) => reject((failed = error)));
-      });
-    } finally {
-      client.release(failed);
-    }
-    if (failure) throw (failure as { error: unknown }).error;
-  };
   const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), types);
   // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
-    each,
   });
 }

@@ -72,7 +72,7 @@ export function openSqliteReads(file: string): SqliteReads {
     return kept;
   };
 
-  // Every statement runs to its end (all(), each()) or is reset after its first row (get()): one left
+  // Every statement runs to its end (all()) or is reset after its first row (get()): one left
   // unfinished would pin this connection to the snapshot of its next read (libsql leaves
   // EXPLAIN statements so).
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
@@ -86,19 +86,5 @@ export function openSqliteReads(file: string): SqliteReads {
     const values = statement.get(query.values.map(bindable)) as unknown[] | undefined;
     return values === undefined ? undefined : (rowObject(columns, values) as Row);
   };
-  // Stepped to its end even when `visit` throws (the first error is thrown after).
-  const each = async <Row>(query: Prisma.Sql, visit: (row: Row) => void): Promise<void> => {
-    const { statement, columns } = prepared(query.sql);
-    let failure: { error: unknown } | null = null;
-    for (const values of statement.iterate(query.values.map(bindable)) as Iterable<unknown[]>) {
-      if (failure) continue;
-      try {
-        visit(rowObject(columns, values) as Row);
-      } catch (error) {
-        failure = { error };
-      }
-    }
-    if (failure) throw failure.error;
-  };
-  return { read: Object.assign(read, { first, byKey: first, each }), close: () => connection.close() };
+  return { read: Object.assign(read, { first, byKey: first }), close: () => connection.close() };
 }

@@ -1,0 +1,81 @@
+// The entries of a duty hours report's range, read as one text: `officer,start,end,...` in epoch
+// milliseconds, an open entry's end empty. A year of a large network is tens of thousands of
+// entries; handed over as rows, crossing from the driver to JavaScript row by row and parsing
+// each instant's ISO text cost several times what the database spends finding and joining them
+// (figures: docs/performance.md). The instants become numbers in the database's own functions.
+import { Prisma } from "../generated/prisma/client";
+import type { DatabaseProvider } from "../config/database";
+import type { ReadSql } from "./adapterReads";
+import { addReportEntry, type ReportEntries } from "./store";
+
+/** An instant column as whole epoch milliseconds (both databases keep milliseconds). */
+function epochMs(provider: DatabaseProvider, column: Prisma.Sql): Prisma.Sql {
+  // timestamp(3) holds UTC: its epoch is the instant's. date_part answers a double (EXTRACT's
+  // numeric costs more), as SQLite's julianday does of its ISO text: both with far less than a
+  // millisecond of error, so rounding to whole milliseconds (CAST AS BIGINT rounds) is exact.
+  return provider === "postgresql"
+    ? Prisma.sql`CAST(date_part('epoch', ${column}) * 1000 AS BIGINT)`
+    : Prisma.sql`CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+}
+
+const textOf = (provider: DatabaseProvider, value: Prisma.Sql) => (provider === "postgresql" ? Prisma.sql`CAST(${value} AS TEXT)` : value);
+
+/** The aggregate that joins a text column's values with commas. */
+function joined(provider: DatabaseProvider, value: Prisma.Sql): Prisma.Sql {
+  return provider === "postgresql" ? Prisma.sql`string_agg(${value}, ',')` : Prisma.sql`group_concat(${value}, ',')`;
+}
+
+/**
+ * The network's entries that meet [from, to), with their officers (null: all of them). Two ranges
+ * of the index (network_id, ended_at, started_at, officer_id, ...), which holds every column read:
+ * the entries ended after `from`, and the open ones. Entries that ended before the range are
+ * never read, so a report costs what its range holds, not the network's whole history.
+ */
+export function reportEntriesSql(provider: DatabaseProvider, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Prisma.Sql {
+  const officers = officerIds === null ? Prisma.empty : Prisma.sql` AND d.officer_id IN (${Prisma.join(officerIds.length > 0 ? officerIds : [-1])})`;
+  const part = (ended: Prisma.Sql) => Prisma.sql`
+    SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
+    WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
+  const started = textOf(provider, epochMs(provider, Prisma.sql`e.started_at`));
+  const ended = Prisma.sql`COALESCE(${textOf(provider, epochMs(provider, Prisma.sql`e.ended_at`))}, '')`;
+  const officer = textOf(provider, Prisma.sql`e.officer_id`);
+  return Prisma.sql`
+    SELECT ${joined(provider, Prisma.sql`${officer} || ',' || ${started} || ',' || ${ended}`)} AS entries
+    FROM (${part(Prisma.sql`d.ended_at > ${from}`)} UNION ALL ${part(Prisma.sql`d.ended_at IS NULL`)}) e`;
+}
+
+/**
+ * The report's entries from reportEntriesSql's text (null: none): whole non-negative numbers and
+ * empty fields, read digit by digit in one pass (splitting a year's text made ~100,000 strings).
+ */
+export function reportEntriesOf(text: string | null): ReportEntries {
+  const entries: ReportEntries = new Map();
+  if (!text) return entries;
+  const comma = 44;
+  const zero = 48;
+  let officer = 0;
+  let started = 0;
+  let field = 0;
+  let value = 0;
+  let empty = true;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : comma;
+    if (code !== comma) {
+      value = value * 10 + (code - zero);
+      empty = false;
+      continue;
+    }
+    if (field === 0) officer = value;
+    else if (field === 1) started = value;
+    else addReportEntry(entries, officer, started, empty ? null : value);
+    field = (field + 1) % 3;
+    value = 0;
+    empty = true;
+  }
+  return entries;
+}
+
+export async function readReportEntries(read: ReadSql, provider: DatabaseProvider, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries> {
+  const row = await read.first<{ entries: string | null }>(reportEntriesSql(provider, networkId, from, to, officerIds));
+  return reportEntriesOf(row?.entries ?? null);
+}
