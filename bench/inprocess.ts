@@ -34,6 +34,8 @@ async function main() {
     const wallUs = Number(process.hrtime.bigint() - started) / 1000 / n;
     console.log(`${path.padEnd(50)} status ${status}  cpu ${((cpu.user + cpu.system) / n).toFixed(0)} us/req  wall ${wallUs.toFixed(0)} us/req`);
   }
+  // The process's peak resident memory (VmHWM) over the whole run.
+  console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   await db.close();
 }
 main();
