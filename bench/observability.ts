@@ -51,7 +51,7 @@ async function main() {
     run.scenarios = scenarios.map((scenario) => scenario.name);
     const quiet = await watchServers([observed.pid, unobserved.pid], databaseUrl.startsWith("postgres") ? databaseUrl : null);
     for (const scenario of scenarios) {
-      const contestants = variantNames.map((name) => ({ name, url: running.get(name)!.url, request: scenario.requests.service! }));
+      const contestants = variantNames.map((name) => ({ name, url: running.get(name)!.url, request: scenario.requests.service!, pid: running.get(name)!.pid }));
       const results = await measureSideBySide(contestants, networkKey(keys, scenario.network).apiKey, slices, quiet);
       run.results[scenario.name] = Object.fromEntries(results);
       for (const [name, result] of results) {

@@ -1,5 +1,6 @@
 // One load run: autocannon against one server for one scenario, at a fixed concurrency.
 import autocannon from "autocannon";
+import { ticksPerSecond } from "./quiet";
 import type { LoadRequest } from "./scenarios";
 
 export interface Measurement {
@@ -9,6 +10,8 @@ export interface Measurement {
   p99Ms: number;
   /** Answers outside 2xx, and connection errors: a scenario with any is not comparable. */
   failures: number;
+  /** The server process's CPU time (user and system) per answered request, in µs; null when not watched. */
+  cpuUsPerRequest: number | null;
 }
 
 /** What one load run saw; several runs of one server and scenario make one Measurement. */
@@ -20,6 +23,8 @@ export interface LoadSample {
   /** Each 2xx answer's time, in ms. */
   latencies: number[];
   failures: number;
+  /** The server process's CPU time over the run, in clock ticks (./quiet.ts), when its pid is known. */
+  cpuTicks?: number;
 }
 
 /**
@@ -90,6 +95,9 @@ export function summarize(samples: LoadSample[]): Measurement {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
+    cpuUsPerRequest: samples.every((sample) => sample.cpuTicks !== undefined) && requests > 0
+      ? Math.round((samples.reduce((sum, sample) => sum + sample.cpuTicks!, 0) * (1e6 / ticksPerSecond)) / requests)
+      : null,
   };
 }
 

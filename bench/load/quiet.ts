@@ -8,7 +8,7 @@ import fs from "node:fs";
 import pg from "pg";
 
 /** CPU time a process has used so far, in clock ticks; null once it is gone (or not Linux). */
-function cpuTicks(pid: number): number | null {
+export function cpuTicks(pid: number): number | null {
   try {
     // The fields after the command name, which is in parentheses and may hold spaces.
     const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -18,10 +18,13 @@ function cpuTicks(pid: number): number | null {
   }
 }
 
+/** Clock ticks per second on Linux (USER_HZ). */
+export const ticksPerSecond = 100;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const windowMs = 250;
 /** Clock ticks per second on Linux (USER_HZ): a process busy a tenth of the window uses this many. */
-const busyTicks = (100 * windowMs) / 1000 / 10;
+const busyTicks = (ticksPerSecond * windowMs) / 1000 / 10;
 
 export interface Quiet {
   /** Returns once no server process used a tenth of a CPU over a quarter second and no other query runs (at most 30 s). */

@@ -4,7 +4,7 @@
 import type { FlagSpec, ParsedFlags } from "../lib/args";
 import { UsageError } from "../lib/args";
 import { measure, summarize, type LoadSample, type Measurement } from "./measure";
-import type { Quiet } from "./quiet";
+import { cpuTicks, type Quiet } from "./quiet";
 import { measuringOrder } from "./rounds";
 import type { LoadRequest } from "./scenarios";
 
@@ -13,6 +13,8 @@ export interface Contestant<Name extends string> {
   name: Name;
   url: string;
   request: LoadRequest;
+  /** The server's process: its CPU time per request is measured too (Linux). */
+  pid?: number;
 }
 
 export interface SliceSettings {
@@ -65,7 +67,11 @@ export async function measureSideBySide<Name extends string>(
     const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
     const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
     await quiet.wait();
-    taken.push(await measure(contestant.url, apiKey, request, options));
+    const ticksBefore = contestant.pid === undefined ? null : cpuTicks(contestant.pid);
+    const sample = await measure(contestant.url, apiKey, request, options);
+    const ticksAfter = contestant.pid === undefined ? null : cpuTicks(contestant.pid);
+    if (ticksBefore !== null && ticksAfter !== null) sample.cpuTicks = ticksAfter - ticksBefore;
+    taken.push(sample);
   }
   return new Map(contestants.map((contestant) => [contestant.name, summarize(samples.get(contestant.name)!)]));
 }

@@ -32,6 +32,13 @@ function checks(run: ObservabilityResults): string[] {
   return lines;
 }
 
+/** CPU per request of each and their ratio: what observing costs the process itself, which req/s on a shared machine shows only through its noise. */
+function cpuCells(observed: Measurement | undefined, unobserved: Measurement | undefined): string {
+  const a = observed?.cpuUsPerRequest ?? null;
+  const b = unobserved?.cpuUsPerRequest ?? null;
+  return `${a ?? "n/a"} | ${b ?? "n/a"} | ${a !== null && b !== null && b > 0 ? `${(a / b).toFixed(2)}x` : "n/a"}`;
+}
+
 export function markdown(run: ObservabilityResults): string {
   const header = [
     `# Observability cost: ${run.database}, ${run.size} data set`,
@@ -40,15 +47,15 @@ export function markdown(run: ObservabilityResults): string {
     "",
     ...variantNames.map((name) => `- **${name}**: the service as \`npm start\` runs it with ${variablesOf(name)}: ${variants[name].meaning}.`),
     "",
-    "req/s, p50 and p99 latency in ms.",
+    "req/s, p50 and p99 latency in ms; CPU: the server process's CPU time (user and system, from /proc) per answered request in its slices, in µs.",
     "",
-    "| scenario | observed req/s | p50 | p99 | unobserved req/s | p50 | p99 | observed/unobserved |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | observed req/s | p50 | p99 | unobserved req/s | p50 | p99 | observed/unobserved | CPU observed | CPU unobserved | CPU observed/unobserved |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   const rows = run.scenarios.map((scenario) => {
     const r = run.results[scenario] ?? {};
-    return `| ${scenario} | ${variantNames.map((name) => cell(r[name])).join(" | ")} | ${ratio(r.observed, r.unobserved)} |`;
+    return `| ${scenario} | ${variantNames.map((name) => cell(r[name])).join(" | ")} | ${ratio(r.observed, r.unobserved)} | ${cpuCells(r.observed, r.unobserved)} |`;
   });
-  const rss = `| peak RSS (MB) | ${variantNames.map((name) => `${run.peakRssMb[name] ?? "n/a"} | | `).join(" | ")} | |`;
+  const rss = `| peak RSS (MB) | ${variantNames.map((name) => `${run.peakRssMb[name] ?? "n/a"} | | `).join(" | ")} | | | | |`;
   return [...header, ...rows, rss, "", "## Target (issue 24)", "", ...checks(run), ""].join("\n");
 }
