@@ -24,9 +24,27 @@ const labelFormat = { DAY: "yyyy-MM-dd", WEEK: "kkkk-'W'WW", MONTH: "yyyy-MM" } 
 /** Most characters of a time zone's name (the longest IANA name has 32). */
 const timeZoneMaxLength = 64;
 
-/** The zone's canonical IANA name, or a failure on `field` (UTC for "utc", as Luxon names it). */
+/**
+ * The names Luxon gives the zones found valid, by the name asked for. Luxon checks a zone by making
+ * an Intl.DateTimeFormat for it, which cost a month's report more than its periods. Only valid
+ * names are kept: the IANA database has a few hundred, but each spelling in other letter cases
+ * is valid too, hence the bound (a few hundred KB at most, whatever clients send).
+ */
+const validZones = new Map<string, string>();
+export const maxValidZones = 2_000;
+
+/** How many zone names are kept (for tests). */
+export const keptZoneNames = () => validZones.size;
+
+/** The zone's name as Luxon gives it, or a failure on `field` (answering UTC). */
 export function checkTimeZone(check: Validator, field: string, zone: string): string {
-  if (zone.length <= timeZoneMaxLength && !zone.includes("\u0000") && IANAZone.isValidZone(zone)) return IANAZone.create(zone).name;
+  const known = validZones.get(zone);
+  if (known !== undefined) return known;
+  if (zone.length <= timeZoneMaxLength && !zone.includes("\u0000") && IANAZone.isValidZone(zone)) {
+    const name = IANAZone.create(zone).name;
+    if (validZones.size < maxValidZones) validZones.set(zone, name);
+    return name;
+  }
   check.fail(field, messages.timeZone(field));
   return "UTC";
 }
