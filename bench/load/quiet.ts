@@ -23,7 +23,7 @@ export const ticksPerSecond = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const windowMs = 250;
-/** Clock ticks per second on Linux (USER_HZ): a process busy a tenth of the window uses this many. */
+/** The ticks a process busy a tenth of the window uses. */
 const busyTicks = (ticksPerSecond * windowMs) / 1000 / 10;
 
 export interface Quiet {

@@ -1,7 +1,7 @@
 // Duty time entries, the same SQL on SQLite and PostgreSQL (a report's entries, read as one text,
-// in src/db/reportEntriesRead.ts). Both writes are plain SQL on
-// Prisma's adapter (src/db/adapterWrites.ts): a connector toggles at every shift change, and
-// Prisma's client would be most of a toggle's CPU. Who is on duty is read on the read path: a
+// are in src/db/reportEntriesRead.ts). Both writes are plain SQL on Prisma's adapter
+// (src/db/adapterWrites.ts): a connector toggles at every shift change, and Prisma's client would
+// be most of a toggle's CPU. Who is on duty is read on the read path: a
 // dashboard polls it.
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";

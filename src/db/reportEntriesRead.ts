@@ -8,22 +8,31 @@ import type { DatabaseProvider } from "../config/database";
 import type { ReadSql } from "./adapterReads";
 import { addReportEntry, type ReportEntries } from "./store";
 
-/** An instant column as whole epoch milliseconds (both databases keep milliseconds). */
-function epochMs(provider: DatabaseProvider, column: Prisma.Sql): Prisma.Sql {
-  // timestamp(3) holds UTC: its epoch is the instant's. date_part answers a double (EXTRACT's
-  // numeric costs more), as SQLite's julianday does of its ISO text: both with far less than a
-  // millisecond of error, so rounding to whole milliseconds (CAST AS BIGINT rounds) is exact.
-  return provider === "postgresql"
-    ? Prisma.sql`CAST(date_part('epoch', ${column}) * 1000 AS BIGINT)`
-    : Prisma.sql`CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`;
+/** Where the two databases spell the statement differently. */
+interface Dialect {
+  /** An instant column as whole epoch milliseconds (both databases keep milliseconds). */
+  epochMs(column: Prisma.Sql): Prisma.Sql;
+  /** A value as text, for `||`. */
+  text(value: Prisma.Sql): Prisma.Sql;
+  /** The aggregate that joins a text column's values with commas. */
+  joined(value: Prisma.Sql): Prisma.Sql;
 }
 
-const textOf = (provider: DatabaseProvider, value: Prisma.Sql) => (provider === "postgresql" ? Prisma.sql`CAST(${value} AS TEXT)` : value);
-
-/** The aggregate that joins a text column's values with commas. */
-function joined(provider: DatabaseProvider, value: Prisma.Sql): Prisma.Sql {
-  return provider === "postgresql" ? Prisma.sql`string_agg(${value}, ',')` : Prisma.sql`group_concat(${value}, ',')`;
-}
+// timestamp(3) holds UTC: its epoch is the instant's. date_part answers a double (EXTRACT's
+// numeric costs more), as SQLite's julianday does of its ISO text: both with far less than a
+// millisecond of error, so rounding to whole milliseconds (CAST AS BIGINT rounds) is exact.
+const dialects: Record<DatabaseProvider, Dialect> = {
+  postgresql: {
+    epochMs: (column) => Prisma.sql`CAST(date_part('epoch', ${column}) * 1000 AS BIGINT)`,
+    text: (value) => Prisma.sql`CAST(${value} AS TEXT)`,
+    joined: (value) => Prisma.sql`string_agg(${value}, ',')`,
+  },
+  sqlite: {
+    epochMs: (column) => Prisma.sql`CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`,
+    text: (value) => value,
+    joined: (value) => Prisma.sql`group_concat(${value}, ',')`,
+  },
+};
 
 /**
  * The network's entries that meet [from, to), with their officers (null: all of them). Two ranges
@@ -36,11 +45,12 @@ export function reportEntriesSql(provider: DatabaseProvider, networkId: number, 
   const part = (ended: Prisma.Sql) => Prisma.sql`
     SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
     WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  const started = textOf(provider, epochMs(provider, Prisma.sql`e.started_at`));
-  const ended = Prisma.sql`COALESCE(${textOf(provider, epochMs(provider, Prisma.sql`e.ended_at`))}, '')`;
-  const officer = textOf(provider, Prisma.sql`e.officer_id`);
+  const { epochMs, text, joined } = dialects[provider];
+  const started = text(epochMs(Prisma.sql`e.started_at`));
+  const ended = Prisma.sql`COALESCE(${text(epochMs(Prisma.sql`e.ended_at`))}, '')`;
+  const officer = text(Prisma.sql`e.officer_id`);
   return Prisma.sql`
-    SELECT ${joined(provider, Prisma.sql`${officer} || ',' || ${started} || ',' || ${ended}`)} AS entries
+    SELECT ${joined(Prisma.sql`${officer} || ',' || ${started} || ',' || ${ended}`)} AS entries
     FROM (${part(Prisma.sql`d.ended_at > ${from}`)} UNION ALL ${part(Prisma.sql`d.ended_at IS NULL`)}) e`;
 }
 

@@ -27,4 +27,3 @@ export function storedInstant(value: Date | string): Date {
   }
   return new Date(value);
 }
-

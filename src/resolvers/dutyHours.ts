@@ -87,10 +87,10 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   await endStaleEntries(ctx);
   const now = ctx.now();
   const counted = new Date(Math.min(to.getTime(), now.getTime()));
-  const entries =
+  const entries: ReportEntries =
     counted > args.from
       ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null)
-      : (new Map() as ReportEntries);
+      : new Map();
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
   const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
