@@ -9,7 +9,7 @@ import { removeCreatedVehicles, serverSettings } from "../bench/lib/databases";
 import { startService } from "./support/service";
 import { client } from "./support/http";
 import { repoRoot } from "./support/process";
-import { benchOwner, scenariosNamed, type Scenario } from "../bench/load/scenarios";
+import { benchOwner, newRangeScenario, scenariosNamed, type Scenario } from "../bench/load/scenarios";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { measure, percentile } from "../bench/load/measure";
@@ -38,14 +38,22 @@ sqliteOnly(
       expect(cells[2]).toMatch(/^\d+$/);
       expect(cells[5]).toMatch(/^\d+$/);
     }
-    // The dashboards' scenarios: the largest network, and the month's report again in history10x.
-    const dashboards = ["officers page (largest)", "duty hours, month by day (largest)", "duty hours, year by month (largest)", "duty hours, month by day (history 10x)"];
+    // The dashboards' scenarios: the largest network, asked the same report again and a new range
+    // each request, and the month's new ranges in history10x.
+    const dashboards = [
+      "officers page (largest)",
+      "duty hours, month by day (largest)",
+      "duty hours, year by month (largest)",
+      newRangeScenario("month by day", "largest"),
+      newRangeScenario("year by month", "largest"),
+      newRangeScenario("month by day", "history 10x"),
+    ];
     for (const name of dashboards) {
       const cells = report.split("\n").find((line) => line.startsWith(`| ${name} |`))?.split("|").map((cell) => cell.trim());
       expect(cells?.[2]).toMatch(/^\d+$/);
       expect(cells?.[5]).toMatch(/^\d+$/);
     }
-    expect(report).toMatch(/: duty hours, month by day: history 10x p50 <= 1\.5x the largest's p50 \([\d.]+ -> [\d.]+ ms/);
+    expect(report).toMatch(/: duty hours, month by day, new range each request: history 10x p50 <= 1\.5x the largest's p50 \([\d.]+ -> [\d.]+ ms/);
     expect(report).toMatch(/: duty hours, year by month \(largest\): p50 < 50 ms \([\d.]+ ms\)/);
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
     expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");

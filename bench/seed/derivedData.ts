@@ -52,6 +52,18 @@ export const derivedData: DerivedData[] = [
       ]),
     ) as Record<"sqlite" | "postgresql", string>,
   })),
+  ...(
+    [
+      ["dutytime_entries", ["insert", "update", "delete"].map((op) => `dutytime_entries_version_${op}`), "dutytime_entries_version"],
+      ["officers", ["officers_version_update"], "officers_version"],
+    ] as const
+  ).map(([table, sqlite, postgresql]) => ({
+    // prisma/*/migrations/20261127033000_network_dutytime_version: any value is right as long as
+    // writes raise it; raised once after a load, so no report kept before it matches.
+    table,
+    triggers: { sqlite: [...sqlite], postgresql: [postgresql] },
+    rebuild: `UPDATE "networks" SET "dutytime_version" = "dutytime_version" + 1`,
+  })),
   {
     // prisma/sqlite/migrations/20261122190000_vehicle_search_trigram (SQLite only)
     table: "vehicles",

@@ -1,9 +1,10 @@
 // Hits and misses of the service's in-memory caches, counted where each cache is looked up
-// (src/resolvers/admittedKeys.ts, src/db/vehicles/searchTotals.ts, src/server/knownQueries.ts)
-// and read by the metrics (src/server/observability/metrics.ts) when Prometheus scrapes. Plain
-// numbers in one object of the lowest layer: every cache may import it without reaching up to
-// the server, and a lookup pays one increment, nothing else. Counts are per process, like the
-// caches they count (and since its start, as Prometheus' counters are).
+// (src/resolvers/admittedKeys.ts, src/db/vehicles/searchTotals.ts, src/server/knownQueries.ts,
+// src/resolvers/keptReports.ts) and read by the metrics (src/server/observability/metrics.ts)
+// when Prometheus scrapes. Plain numbers in one object of the lowest layer: every cache may
+// import it without reaching up to the server, and a lookup pays one increment, nothing else.
+// Counts are per process, like the caches they count (and since its start, as Prometheus'
+// counters are).
 
 export interface HitsAndMisses {
   hits: number;
@@ -17,6 +18,8 @@ export const cacheCounts = {
   searchTotals: { hits: 0, misses: 0 } as HitsAndMisses,
   /** GraphQL documents parsed and validated before (valid or not): a hit parses nothing. */
   knownQueries: { hits: 0, misses: 0 } as HitsAndMisses,
+  /** Duty hours reports kept per request and dutytime_version: a hit reads no entries. */
+  dutyReports: { hits: 0, misses: 0 } as HitsAndMisses,
 };
 
 export type CacheName = keyof typeof cacheCounts;

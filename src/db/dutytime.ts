@@ -107,6 +107,10 @@ export function dutytimeStore(read: ReadSql, write: WriteSql, provider: Database
     onDuty: (networkId) => activeOfficers(read, networkId),
     openEntries: (networkId, officerIds) => openEntries(read, networkId, officerIds),
     entriesOf: (networkId, officerId, range, page) => entriesOf(read, networkId, officerId, range, page),
+    version: async (networkId) => {
+      const row = await read.byKey<{ version: number | string }>(Prisma.sql`SELECT dutytime_version AS version FROM networks WHERE id = ${networkId}`);
+      return String(row?.version ?? "");
+    },
     entriesMeeting: (networkId, from, to, officerIds) => readReportEntries(read, provider, networkId, from, to, officerIds),
     openSince: (networkId, startedBefore) => openSince(read, networkId, startedBefore),
     autoStop: async (networkId, id, endedAt) => {

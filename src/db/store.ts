@@ -95,6 +95,11 @@ export interface DutytimeStore {
     range: { from: Date | null; to: Date | null },
     page: { limit: number; offset: number },
   ): Promise<{ data: DutytimeEntry[]; total: number }>;
+  /**
+   * The network's dutytime_version: triggers raise it with every change of its entries and of
+   * what reports show of its officers, in the same transaction (the migration network_dutytime_version).
+   */
+  version(networkId: number): Promise<string>;
   /** The network's entries that meet [from, to) (only these officers' when given). */
   entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries>;
   /** The network's entries still open that started before `startedBefore`. */

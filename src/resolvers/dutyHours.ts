@@ -2,10 +2,12 @@
 // supervisor reads first. The rules of counting are in ./dutySeconds.ts, the periods in
 // ./calendar.ts.
 import type { Context } from "../context";
+import { keptPerReadPath } from "../db/adapterReads";
 import type { ReportEntries } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
+import { KeptReports } from "./keptReports";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
 import { Validator } from "./validation";
@@ -81,22 +83,60 @@ async function officersOf(ctx: Context, identifiers: string[] | null) {
   return officers;
 }
 
+/** Reports kept with their network's dutytime_version, per database a process has open. */
+const keptReportsOf = keptPerReadPath(() => new KeptReports<DutyHoursReport>());
+
+type CheckedArgs = ReturnType<typeof checkArgs>;
+
+/** What makes a report: all of it, so that two requests of one key are asked the same. */
+const reportKey = (ctx: Context, from: Date, checked: CheckedArgs, named: Officer[] | null) =>
+  [
+    ctx.network.id,
+    from.getTime(),
+    checked.to.getTime(),
+    checked.groupBy,
+    checked.timeZone,
+    ctx.network.autoStopAfterHours,
+    named === null ? "all" : named.map((officer) => officer.id).sort((a, b) => a - b).join(","),
+  ].join("|");
+
 export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<DutyHoursReport> {
-  const { to, groupBy, timeZone, periods, identifiers } = checkArgs(ctx, args);
-  const named = await officersOf(ctx, identifiers);
+  const checked = checkArgs(ctx, args);
+  const named = await officersOf(ctx, checked.identifiers);
   await endStaleEntries(ctx);
+  // Without `to` the range ends now, a new range each request: never asked again, never kept.
+  if (!args.to) return (await countedReport(ctx, args.from, checked, named)).report;
+  // Read before the entries: a report computed after it is at least as new as the version (./keptReports.ts).
+  const version = await ctx.db.dutytime.version(ctx.network.id);
+  const key = reportKey(ctx, args.from, checked, named);
+  const kept = keptReportsOf(ctx.db.read).get(key, version);
+  if (kept) return kept;
+  const { report, final } = await countedReport(ctx, args.from, checked, named);
+  if (final) keptReportsOf(ctx.db.read).set(key, version, report, report.officers.length * (report.periods.length + 1) + report.periods.length);
+  return report;
+}
+
+/**
+ * The report counted from the stored entries, and whether it is final: whether it stays the same
+ * at every later moment while the network's dutytime_version is unchanged. Only an open entry
+ * changes with time, up to the range's end: the report is final when the range ended before
+ * now, or when entries were read and none is open (a new or changed entry raises the version;
+ * none may start in the future).
+ */
+async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, periods }: CheckedArgs, named: Officer[] | null) {
   const now = ctx.now();
   const counted = new Date(Math.min(to.getTime(), now.getTime()));
-  const entries: ReportEntries =
-    counted > args.from
-      ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, args.from, counted, named?.map((officer) => officer.id) ?? null)
-      : new Map();
+  const read = counted > from;
+  const entries: ReportEntries = read
+    ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, named?.map((officer) => officer.id) ?? null)
+    : new Map();
+  const final = to <= now || (read && ![...entries.values()].some((list) => list.includes(Infinity)));
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
   const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
   const officers: OfficerHours[] = [];
   for (const officer of reported) {
-    const shifts = shiftsOf(entries.get(officer.id) ?? [], args.from, to, now);
+    const shifts = shiftsOf(entries.get(officer.id) ?? [], from, to, now);
     const total = totalSeconds(shifts);
     if (total === 0 && named === null) continue;
     officers.push({
@@ -111,12 +151,13 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
     });
   }
   officers.sort((a, b) => b.totalSeconds - a.totalSeconds || a.name.localeCompare(b.name) || a.identifier.localeCompare(b.identifier));
-  return {
-    from: args.from,
+  const report: DutyHoursReport = {
+    from,
     to,
     groupBy,
     timeZone,
     periods: periods.map((period, i) => ({ ...period, seconds: officers.reduce((sum, officer) => sum + officer.seconds[i], 0) })),
     officers,
   };
+  return { report, final };
 }
