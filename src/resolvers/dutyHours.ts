@@ -7,7 +7,7 @@ import type { ReportEntries } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
-import { KeptReports } from "./keptReports";
+import { KeptReports, reportBytes } from "./keptReports";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
 import { Validator } from "./validation";
@@ -112,7 +112,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const kept = keptReportsOf(ctx.db.read).get(key, version);
   if (kept) return kept;
   const { report, final } = await countedReport(ctx, args.from, checked, named);
-  if (final) keptReportsOf(ctx.db.read).set(key, version, report, report.officers.length * (report.periods.length + 1) + report.periods.length);
+  if (final) keptReportsOf(ctx.db.read).offer(key, version, report, reportBytes(report.periods.length, report.officers.length));
   return report;
 }
 

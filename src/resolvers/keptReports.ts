@@ -10,24 +10,38 @@
 import { cacheCounts } from "../config/cacheCounts";
 
 /**
- * The numbers all kept reports of a process may hold together: a number of a report is a few
- * bytes in an array, its officer's object spread over its periods, so this bounds the memory to
- * tens of megabytes. The least recently used go first.
+ * The bytes all kept reports of a process may hold together, as `reportBytes` estimates them:
+ * a small part of the service's heap. The least recently used go first.
  */
-export const maxKeptCells = 1_000_000;
+export const maxKeptBytes = 16 * 1024 * 1024;
+
+/**
+ * About what a report holds in memory: per period an object with its label and two Dates, per
+ * officer an object with its strings and one number per period.
+ */
+export const reportBytes = (periods: number, officers: number) => periods * 200 + officers * (250 + 8 * periods);
 
 interface Kept<Report> {
   version: string;
   report: Report;
-  cells: number;
+  bytes: number;
 }
+
+/**
+ * Reports asked once and not kept, remembered by key: a report is kept when it is counted a
+ * second time. A report asked only once (a range picked by hand, a client asking a new range
+ * each time) would be memory held for nothing, and churning the kept reports with such would
+ * cost garbage collection for every request. When this many are remembered, they are forgotten.
+ */
+export const maxAskedOnce = 4_096;
 
 export class KeptReports<Report> {
   private readonly kept = new Map<string, Kept<Report>>();
-  private cells = 0;
+  private readonly askedOnce = new Set<string>();
+  private bytes = 0;
 
-  /** `maxCells`: the numbers all kept reports hold together; a report of more than a tenth of it is not kept. */
-  constructor(private readonly maxCells = maxKeptCells) {}
+  /** `maxBytes`: what all kept reports hold together; a report of more than a tenth of it is not kept. */
+  constructor(private readonly maxBytes = maxKeptBytes) {}
 
   /** The report computed at this version, if kept. */
   get(key: string, version: string): Report | undefined {
@@ -42,32 +56,37 @@ export class KeptReports<Report> {
   }
 
   /**
-   * Keeps a report computed after `version` was read. A write between the two makes the report
-   * newer than its version: harmless, as readers of the newer version do not match it.
-   * `cells`: how many numbers it holds (officers times periods, and the periods).
+   * Keeps a report computed after `version` was read, if it was counted before (else remembers
+   * that it was). A write between the two makes the report newer than its version: harmless, as
+   * readers of the newer version do not match it. `bytes`: what it holds (reportBytes).
    */
-  set(key: string, version: string, report: Report, cells: number): void {
+  offer(key: string, version: string, report: Report, bytes: number): void {
     this.drop(key);
-    if (cells > this.maxCells / 10) return;
-    this.kept.set(key, { version, report, cells });
-    this.cells += cells;
+    if (bytes > this.maxBytes / 10) return;
+    if (!this.askedOnce.delete(key)) {
+      if (this.askedOnce.size >= maxAskedOnce) this.askedOnce.clear();
+      this.askedOnce.add(key);
+      return;
+    }
+    this.kept.set(key, { version, report, bytes });
+    this.bytes += bytes;
     for (const [oldest, entry] of this.kept) {
-      if (this.cells <= this.maxCells) break;
+      if (this.bytes <= this.maxBytes) break;
       this.kept.delete(oldest);
-      this.cells -= entry.cells;
+      this.bytes -= entry.bytes;
     }
   }
 
-  /** The numbers the kept reports hold. */
-  keptCells(): number {
-    return this.cells;
+  /** What the kept reports hold, in bytes as estimated when kept. */
+  keptBytes(): number {
+    return this.bytes;
   }
 
   private drop(key: string): void {
     const entry = this.kept.get(key);
     if (!entry) return;
     this.kept.delete(key);
-    this.cells -= entry.cells;
+    this.bytes -= entry.bytes;
   }
 }
 
