@@ -1,7 +1,8 @@
-// The cost of the service's request log and metrics: the service as `npm start` runs it, twice
-// on the same seeded database, side by side: observed (a log line per request, metrics counted)
-// and unobserved (bench/observability/variants.ts). Each scenario measures both in alternating
-// slices, as the main bench measures its servers (bench/load/slices.ts); then the observed
+// The cost of the service's request log and metrics: the service as `npm start` runs it, three
+// times on the same seeded database, side by side: observed (a log line per request, metrics
+// counted), unobserved, and an unobserved twin that shows the bench's own noise
+// (bench/observability/variants.ts). Each scenario measures them in alternating slices, as the
+// main bench measures its servers (bench/load/slices.ts); then the observed
 // one's /metrics is read once, to show it counted. Prints (and writes) a markdown table.
 //   npm run bench:observability -- [--database sqlite|postgresql] [--size full|small] [--duration 10] [--connections 10]
 //                                  [--postgres-url URL] [--seeded-url URL --keys FILE]
@@ -49,7 +50,7 @@ async function main() {
     const chosen = allScenarios(fixture).filter((scenario) => measuredScenarios.includes(scenario.name));
     const scenarios = scenariosNamed(chosen, flags.only as string | undefined);
     run.scenarios = scenarios.map((scenario) => scenario.name);
-    const quiet = await watchServers([observed.pid, unobserved.pid], databaseUrl.startsWith("postgres") ? databaseUrl : null);
+    const quiet = await watchServers([...running.values()].map((target) => target.pid), databaseUrl.startsWith("postgres") ? databaseUrl : null);
     for (const scenario of scenarios) {
       const contestants = variantNames.map((name) => ({ name, url: running.get(name)!.url, request: scenario.requests.service!, pid: running.get(name)!.pid }));
       const results = await measureSideBySide(contestants, networkKey(keys, scenario.network).apiKey, slices, quiet);

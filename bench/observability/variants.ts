@@ -1,5 +1,7 @@
-// The two ways the observability bench runs the service, each as `npm start` runs it with some
-// variables added: the report's columns, in this order.
+// The ways the observability bench runs the service, each as `npm start` runs it with some
+// variables added: the report's columns, in this order. The twin is the unobserved service
+// again: what it differs from the first shows the bench's own noise (the machine, the order of
+// slices, where each process lands), against which observed/unobserved is read.
 
 export interface Variant {
   env: NodeJS.ProcessEnv;
@@ -18,6 +20,10 @@ export const variants = {
   unobserved: {
     env: { LOG_LEVEL: "warn", METRICS_PORT: "" },
     meaning: "no line for a 2xx answer, no metrics",
+  },
+  twin: {
+    env: { LOG_LEVEL: "warn", METRICS_PORT: "" },
+    meaning: "a second unobserved service, measured the same way: twin/unobserved is the bench's own noise",
   },
 } as const satisfies Record<string, Variant>;
 
