@@ -18,7 +18,7 @@ export const cacheCounts = {
   searchTotals: { hits: 0, misses: 0 } as HitsAndMisses,
   /** GraphQL documents parsed and validated before (valid or not): a hit parses nothing. */
   knownQueries: { hits: 0, misses: 0 } as HitsAndMisses,
-  /** Duty hours reports kept per request and dutytime_version: a hit reads no entries. */
+  /** Duty hours reports kept per network, arguments and dutytime_version: a hit reads no entries. */
   dutyReports: { hits: 0, misses: 0 } as HitsAndMisses,
 };
 

@@ -88,7 +88,7 @@ const keptReportsOf = keptPerReadPath(() => new KeptReports<DutyHoursReport>());
 
 type CheckedArgs = ReturnType<typeof checkArgs>;
 
-/** What makes a report: all of it, so that two requests of one key are asked the same. */
+/** Everything a report depends on besides the stored entries and now: requests of one key ask the same report. */
 const reportKey = (ctx: Context, from: Date, checked: CheckedArgs, named: Officer[] | null) =>
   [
     ctx.network.id,
