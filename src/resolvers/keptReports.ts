@@ -17,9 +17,10 @@ export const maxKeptBytes = 16 * 1024 * 1024;
 
 /**
  * About what a report holds in memory: per period an object with its label and two Dates, per
- * officer an object with its strings and one number per period.
+ * officer an object with its strings and one number per period (V8's heap grew by about this,
+ * within 20%, for reports of 31 days by 200 officers and 400 days by 100).
  */
-export const reportBytes = (periods: number, officers: number) => periods * 200 + officers * (250 + 8 * periods);
+export const reportBytes = (periods: number, officers: number) => periods * 200 + officers * (350 + 8 * periods);
 
 interface Kept<Report> {
   version: string;
