@@ -23,9 +23,8 @@ const maxCost = 0.05;
 
 function checks(run: ObservabilityResults): string[] {
   const lines = run.scenarios.map((scenario) => {
-    const { observed, unobserved } = run.results[scenario] ?? {};
+    const { observed, unobserved, twin } = run.results[scenario] ?? {};
     const ok = observed && unobserved ? observed.requestsPerSecond >= (1 - maxCost) * unobserved.requestsPerSecond : null;
-    const { twin } = run.results[scenario] ?? {};
     return `- ${ok === null ? "n/a" : ok ? "met" : "NOT met"}: ${scenario}: logs at info and metrics on cost at most ${maxCost * 100}% of req/s (observed >= ${1 - maxCost}x unobserved: ${ratio(observed, unobserved)}; the bench's noise, twin/unobserved: ${ratio(twin, unobserved)})`;
   });
   // Without this, a service whose metrics were off by mistake would pass for an observed one.

@@ -9,20 +9,22 @@ export interface Variant {
   meaning: string;
 }
 
+// warn, not silent: a 2xx answer's log.info is pino's no-op at both, and warn keeps the start
+// line the bench waits for. An empty METRICS_PORT is unset (one in the bench's own environment
+// would otherwise pass on).
+const unobservedEnv = { LOG_LEVEL: "warn", METRICS_PORT: "" };
+
 export const variants = {
   observed: {
     env: { LOG_LEVEL: "info", LOG_FORMAT: "json", METRICS_PORT: "0" },
     meaning: "a JSON line per request on stdout (read and dropped by the bench), Prometheus metrics counted (served on a free port)",
   },
-  // warn, not silent: a 2xx answer's log.info is pino's no-op at both, and warn keeps the start
-  // line the bench waits for. An empty METRICS_PORT is unset (one in the bench's own environment
-  // would otherwise pass on).
   unobserved: {
-    env: { LOG_LEVEL: "warn", METRICS_PORT: "" },
+    env: unobservedEnv,
     meaning: "no line for a 2xx answer, no metrics",
   },
   twin: {
-    env: { LOG_LEVEL: "warn", METRICS_PORT: "" },
+    env: unobservedEnv,
     meaning: "a second unobserved service, measured the same way: twin/unobserved is the bench's own noise",
   },
 } as const satisfies Record<string, Variant>;
