@@ -177,12 +177,18 @@ describe("reports over HTTP", () => {
   });
 
   test("networks never share a report: the same arguments in another network answer its own hours", async () => {
-    const { api } = await twoHours();
+    const { network, api } = await twoHours();
     await report(api);
     await report(api);
+    // The other network's entry is outside the range, made by as many writes: its version is the same number.
     const other = await service.network();
     await other.officer("1", "Other Network");
     const otherApi = client(service.url, other.apiKey);
+    await toggleAt(otherApi, "steam:1", "2026-11-01T10:00:00Z");
+    await toggleAt(otherApi, "steam:1", "2026-11-01T12:00:00Z");
+    service.clock.set("2026-11-17T00:00:00Z");
+    const versions = await Promise.all([network.id, other.id].map((id) => service.db.dutytime.version(id)));
+    expect(versions[1]).toBe(versions[0]);
     expect((await report(otherApi)).officers).toEqual([]);
   });
 });
