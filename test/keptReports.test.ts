@@ -82,13 +82,18 @@ describe("reports over HTTP", () => {
     expect((await api.post(`/dutytime/${encodeURIComponent(identifier)}/toggle`)).status).toBe(200);
   }
 
-  /** A network whose officer steam:1 ("First Name") served 10:00 to 12:00 on 10 November; the clock a week later. */
-  async function twoHours() {
+  /** A new network with one officer, steam:1 of this name, and its API. */
+  async function networkWith(name: string) {
     const network = await service.network();
-    await network.officer("1", "First Name");
-    const api = client(service.url, network.apiKey);
-    await toggleAt(api, "steam:1", "2026-11-10T10:00:00Z");
-    await toggleAt(api, "steam:1", "2026-11-10T12:00:00Z");
+    await network.officer("1", name);
+    return { network, api: client(service.url, network.apiKey) };
+  }
+
+  /** A network whose officer steam:1 served 10:00 to 12:00 on this day (two toggles); the clock on 17 November. */
+  async function twoHours(name = "First Name", day = "2026-11-10") {
+    const { network, api } = await networkWith(name);
+    await toggleAt(api, "steam:1", `${day}T10:00:00Z`);
+    await toggleAt(api, "steam:1", `${day}T12:00:00Z`);
     service.clock.set("2026-11-17T00:00:00Z");
     return { network, api };
   }
@@ -146,9 +151,7 @@ describe("reports over HTTP", () => {
   });
 
   test("a range reaching past now with an open entry is counted every time, up to now", async () => {
-    const network = await service.network();
-    await network.officer("1", "Open Entry");
-    const api = client(service.url, network.apiKey);
+    const { api } = await networkWith("Open Entry");
     await toggleAt(api, "steam:1", "2026-11-10T10:00:00Z");
     service.clock.set("2026-11-10T11:00:00Z");
     expect((await report(api)).officers[0].totalSeconds).toBe(3600);
@@ -166,9 +169,7 @@ describe("reports over HTTP", () => {
   });
 
   test("a range not begun yet is counted again once it has, with an entry opened before it", async () => {
-    const network = await service.network();
-    await network.officer("1", "Early Start");
-    const api = client(service.url, network.apiKey);
+    const { api } = await networkWith("Early Start");
     await toggleAt(api, "steam:1", "2026-11-09T23:00:00Z");
     expect(await report(api)).toEqual({ buckets: [{ seconds: 0 }], officers: [] });
     expect(await report(api)).toEqual({ buckets: [{ seconds: 0 }], officers: [] });
@@ -181,12 +182,7 @@ describe("reports over HTTP", () => {
     await report(api);
     await report(api);
     // The other network's entry is outside the range, made by as many writes: its version is the same number.
-    const other = await service.network();
-    await other.officer("1", "Other Network");
-    const otherApi = client(service.url, other.apiKey);
-    await toggleAt(otherApi, "steam:1", "2026-11-01T10:00:00Z");
-    await toggleAt(otherApi, "steam:1", "2026-11-01T12:00:00Z");
-    service.clock.set("2026-11-17T00:00:00Z");
+    const { network: other, api: otherApi } = await twoHours("Other Network", "2026-11-01");
     const versions = await Promise.all([network.id, other.id].map((id) => service.db.dutytime.version(id)));
     expect(versions[1]).toBe(versions[0]);
     expect((await report(otherApi)).officers).toEqual([]);

@@ -67,9 +67,10 @@ export async function measureSideBySide<Name extends string>(
     const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
     const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
     await quiet.wait();
-    const ticksBefore = contestant.pid === undefined ? null : cpuTicks(contestant.pid);
+    const ticks = () => (contestant.pid === undefined ? null : cpuTicks(contestant.pid));
+    const ticksBefore = ticks();
     const sample = await measure(contestant.url, apiKey, request, options);
-    const ticksAfter = contestant.pid === undefined ? null : cpuTicks(contestant.pid);
+    const ticksAfter = ticks();
     if (ticksBefore !== null && ticksAfter !== null) sample.cpuTicks = ticksAfter - ticksBefore;
     taken.push(sample);
   }
