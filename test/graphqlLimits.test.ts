@@ -195,6 +195,28 @@ describe("the same limits over GET /graphql", () => {
   });
 });
 
+describe("a cost kept per document and variables", () => {
+  // Five pages whose size is a variable with a default written in the document: absent, the
+  // default (100) applies and the five cost ~7,000; sent as null, perPage is null (15 rows,
+  // ~1,000). A kept cost must tell the two apart, whichever comes first and whichever network sends it.
+  const pagesOfDefault = (name: string) => `query ${name}($p: Int = 100) { ${aliased(5, (i) => `a${i}: vehicles(perPage: $p) { data { ${allVehicleFields} } }`)} }`;
+
+  test("absent after an explicit null is refused for cost, also from another network", async () => {
+    const document = pagesOfDefault("KeptNull");
+    expectAnswered(await api.graphql(document, { p: null }), "explicit null first");
+    expectRefused(await api.graphql(document, {}), "cost", 5000, "absent after null");
+    expectRefused(await api.graphql(document), "cost", 5000, "no variables after null");
+    const other = client(service.url, (await service.network()).apiKey);
+    expectRefused(await other.graphql(document, {}), "cost", 5000, "absent, another network");
+  });
+
+  test("an explicit null after absent is answered", async () => {
+    const document = pagesOfDefault("KeptAbsent");
+    expectRefused(await api.graphql(document, {}), "cost", 5000, "absent first");
+    expectAnswered(await api.graphql(document, { p: null }), "explicit null after absent");
+  });
+});
+
 describe("fragments", () => {
   const fragment = `fragment All on Vehicle { ${allVehicleFields} }`;
 

@@ -89,6 +89,16 @@ const maxCostsPerDocument = 64;
  */
 const maxCostKeyLength = 256;
 
+/**
+ * The key of a cost among a document's: the values of the variables it depends on, each `[value]`
+ * when sent and `[]` when absent. An absent variable and an explicit null differ: a default
+ * written in the document applies only to an absent one (`$p: Int = 100` is 100 when absent,
+ * null when sent as null), so they may cost very different amounts.
+ */
+function costKey(names: readonly string[], variables: Record<string, unknown> | null | undefined): string {
+  return JSON.stringify(names.map((name) => (variables != null && Object.hasOwn(variables, name) ? [variables[name]] : [])));
+}
+
 /** The variables used in arguments of fields whose complexity is a function of their arguments. */
 function costVariables(schema: GraphQLSchema, operation: DocumentNode): string[] {
   const found = new Set<string>();
@@ -168,7 +178,7 @@ export function operationLimits(schema: GraphQLSchema, limits: OperationLimits) 
       if (!operation) return null;
       byName.set(name, (shape = { operation, variables: costVariables(schema, operation), costs: new Map() }));
     }
-    const key = shape.variables.length === 0 ? "" : JSON.stringify(shape.variables.map((variable) => variables?.[variable] ?? null));
+    const key = shape.variables.length === 0 ? "" : costKey(shape.variables, variables);
     let cost = shape.costs.get(key);
     if (cost !== undefined) return cost;
     const definition = shape.operation.definitions[0] as OperationDefinitionNode;
