@@ -168,6 +168,24 @@ describe("reports over HTTP", () => {
     expect(hits() - before).toBe(1);
   });
 
+  // Two processes whose clocks differ are one service: the toggle below is written at the
+  // writer's clock (3 s ahead, or the same instant), the reports are asked at the reader's.
+  test.each([
+    ["written by a process whose clock runs 3 s ahead", "2026-11-10T10:00:03Z", 7],
+    ["started at the very instant the report is counted", "2026-11-10T10:00:00Z", 10],
+  ])("an entry %s is counted as time goes on, never frozen", async (_, startedAt, seconds) => {
+    const { api } = await networkWith("Clock Ahead");
+    await toggleAt(api, "steam:1", startedAt);
+    service.clock.set("2026-11-10T10:00:00Z");
+    // Counted twice at the reader's now: kept if it were final.
+    expect((await report(api)).officers).toEqual([]);
+    expect((await report(api)).officers).toEqual([]);
+    service.clock.set("2026-11-10T10:00:10Z");
+    expect((await report(api)).officers[0].totalSeconds).toBe(seconds);
+    service.clock.set("2026-11-10T10:01:00Z");
+    expect((await report(api)).officers[0].totalSeconds).toBe(seconds + 50);
+  });
+
   test("a range not begun yet is counted again once it has, with an entry opened before it", async () => {
     const { api } = await networkWith("Early Start");
     await toggleAt(api, "steam:1", "2026-11-09T23:00:00Z");

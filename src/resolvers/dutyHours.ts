@@ -118,19 +118,20 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
 
 /**
  * The report counted from the stored entries, and whether it is final: whether it stays the same
- * at every later moment while the network's dutytime_version is unchanged. Only an open entry
- * changes with time, up to the range's end: the report is final when the range ended before
- * now, or when entries were read and none is open (a new or changed entry raises the version;
- * none may start in the future).
+ * at every later moment while the network's dutytime_version is unchanged. The entries of the
+ * whole range are read, also those after now: an entry written by a process whose clock runs
+ * ahead, or started at this very instant, is already in the version and may start after `now`.
+ * Counting cuts every entry at now; so the report is final when its range ended before now, or
+ * when every entry read has ended by now: no entry is open and none has an instant after the
+ * moment it was counted, whichever process wrote it.
  */
 async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, periods }: CheckedArgs, named: Officer[] | null) {
   const now = ctx.now();
-  const counted = new Date(Math.min(to.getTime(), now.getTime()));
-  const read = counted > from;
+  const read = to > from;
   const entries: ReportEntries = read
-    ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, counted, named?.map((officer) => officer.id) ?? null)
+    ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, to, named?.map((officer) => officer.id) ?? null)
     : new Map();
-  const final = to <= now || (read && ![...entries.values()].some((list) => list.includes(Infinity)));
+  const final = to <= now || (read && allEndedBy(entries, now.getTime()));
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
   const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
@@ -160,4 +161,12 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
     officers,
   };
   return { report, final };
+}
+
+/** Whether every entry has ended by this instant (epoch ms; an open entry's end is Infinity). */
+function allEndedBy(entries: ReportEntries, instant: number): boolean {
+  for (const list of entries.values()) {
+    for (let end = 1; end < list.length; end += 2) if (list[end] > instant) return false;
+  }
+  return true;
 }
