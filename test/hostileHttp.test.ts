@@ -2,6 +2,7 @@
 // over HTTP", "Connection hygiene"): each case asserts the status, a JSON body of the contract's
 // shape, and that nothing was stored. Protocol-level cases talk to the socket directly (node:net),
 // since fetch cannot send duplicate or malformed headers.
+import http from "node:http";
 import net from "node:net";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 import { client, type ApiResponse, type Client } from "./support/http";
@@ -295,6 +296,64 @@ describe("NUL (U+0000) in a string a client sends", () => {
     expect(response.status).toBeLessThan(500);
     expect(graphqlErrorCode(response.body)).toBe("BAD_USER_INPUT");
     expect(await total()).toBe(before);
+  });
+});
+
+// --- Every method on every kind of path ------------------------------------------------------
+
+describe("every method node's server passes on, on every kind of path", () => {
+  // Each path with the methods it serves (HEAD wherever GET is); every other method is a 405.
+  const served: [string, string[]][] = [
+    ["/healthz", ["GET", "HEAD"]],
+    ["/readyz", ["GET", "HEAD"]],
+    ["/openapi.json", ["GET", "HEAD"]],
+    ["/docs", ["GET", "HEAD"]],
+    ["/docs/assets/swagger-ui.css", ["GET", "HEAD"]],
+    ["/dashboard", ["GET", "HEAD"]],
+    ["/dashboard/assets/dashboard.js", ["GET", "HEAD"]],
+    ["/graphql", ["GET", "HEAD", "POST"]],
+    ["/vehicles", ["GET", "HEAD", "POST"]],
+    ["/vehicles/1", ["GET", "HEAD", "PUT", "PATCH", "DELETE"]],
+    ["/dutytime/steam%3A1001/toggle", ["POST"]],
+  ];
+  // CONNECT names a host, not a path: node's server hands it to 'connect' listeners (there are none) and closes.
+  const methods = http.METHODS.filter((method) => method !== "CONNECT");
+
+  async function answer(method: string, path: string, keyLines: string[]): Promise<RawResponse> {
+    if (method === "HEAD") {
+      // An answer to HEAD has no body whatever its Content-Length: read by fetch, which knows.
+      const headers = Object.fromEntries(keyLines.map((line) => line.split(": ") as [string, string]));
+      const response = await fetch(`${service.url}${path}`, { method, headers: { ...headers, Accept: "application/json" } });
+      return { status: response.status, headers: Object.fromEntries([...response.headers].map(([name, value]) => [name, [value]])), body: "{}" };
+    }
+    const { response, connection } = await rawRequest(head(`${method} ${path} HTTP/1.1`, "Host: records.test", ...keyLines, "Accept: application/json", "Connection: close"));
+    connection.destroy();
+    expect({ method, path, answered: response !== undefined }).toEqual({ method, path, answered: true });
+    return response!;
+  }
+
+  test.each(served)("%s: every other method answers 405 with Allow, in JSON, with or without a key", async (path, allowed) => {
+    for (const method of methods.filter((each) => !allowed.includes(each))) {
+      for (const keyLines of [[], [`X-API-Key: ${network.apiKey}`]]) {
+        const response = await answer(method, path, keyLines);
+        const allow = (response.headers["allow"]?.[0] ?? "").split(", ").sort();
+        expect({ method, path, status: response.status, allow }).toEqual({ method, path, status: 405, allow: [...allowed].sort() });
+        expect(response.headers["content-type"]?.[0]).toMatch(/^application\/json/);
+        if (method === "HEAD") continue;
+        const body = JSON.parse(response.body);
+        expect(typeof (path === "/graphql" ? body.errors[0].message : body.message)).toBe("string");
+      }
+    }
+  });
+
+  test("an unknown path answers 404 to every method; CONNECT is closed without an answer", async () => {
+    for (const method of methods.filter((each) => each !== "HEAD")) {
+      const response = await answer(method, "/no/such/path", [`X-API-Key: ${network.apiKey}`]);
+      expect({ method, status: response.status, body: JSON.parse(response.body) }).toEqual({ method, status: 404, body: { message: "Not Found." } });
+    }
+    const { response, connection } = await rawRequest(head("CONNECT records.test:443 HTTP/1.1", "Host: records.test:443"), 2_000);
+    connection.destroy();
+    expect(response === undefined || response.status < 500).toBe(true);
   });
 });
 

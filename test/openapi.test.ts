@@ -34,7 +34,7 @@ const servePublic = publicEndpoints({} as Database);
 
 async function servedPublic(method: string, pathname: string) {
   const url = new URL(pathname, "http://localhost");
-  const response = await servePublic(new Request(url, { method }), url);
+  const response = await servePublic(method, url);
   if (!response) throw new Error(`no public endpoint at ${pathname}`);
   return response;
 }

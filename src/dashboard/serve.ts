@@ -13,7 +13,7 @@
 // esbuild is on hand at run time: tsx, a dependency, runs on it; scripts/build.mjs uses it too.
 import fs from "node:fs";
 import path from "node:path";
-import { errorJson, toResponse } from "../rest/responses";
+import { errorJson, onlyFetchMethods, toResponse } from "../rest/responses";
 import { Response } from "@whatwg-node/fetch";
 
 export const isDashboardPath = (pathname: string) => pathname === "/dashboard" || pathname.startsWith("/dashboard/");
@@ -107,14 +107,11 @@ function fileAt(pathname: string): keyof Files | null {
 }
 
 /** Answers every path isDashboardPath accepts; GET and HEAD only (the app drops HEAD bodies). */
-export async function serveDashboard(request: Request, url: URL): Promise<Response> {
+export async function serveDashboard(method: string, url: URL): Promise<Response> {
   const name = fileAt(url.pathname);
   if (!name) return toResponse(errorJson(404, "Not Found."));
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return toResponse(
-      errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" }),
-    );
-  }
+  const refused = onlyFetchMethods(method);
+  if (refused) return toResponse(refused);
   const asset = (await files())[name];
   const headers: Record<string, string> = {
     "Content-Type": asset.contentType,

@@ -26,6 +26,23 @@ export function errorJson(status: number, message: string, headers: Record<strin
   return json(status, { message }, headers);
 }
 
+/** 405 for a method a path does not answer, with the methods it does in `Allow`. */
+export function methodNotAllowed(method: string, allowed: readonly string[]): Reply {
+  const allow = allowed.join(", ");
+  return errorJson(405, `The ${method} method is not supported for this route. Supported: ${allow}.`, { Allow: allow });
+}
+
+/** The methods of the pages and documents anyone may fetch (/healthz, /docs, /dashboard, ...): HEAD answers as GET. */
+export const fetchMethods = ["GET", "HEAD"] as const;
+
+/**
+ * The 405 of such a page asked with another method; null for GET and HEAD. Decided from the
+ * method's name alone, before anything is built from the request: fetch's Request refuses
+ * methods such as TRACE, which node's server passes on.
+ */
+export const onlyFetchMethods = (method: string): Reply | null =>
+  (fetchMethods as readonly string[]).includes(method) ? null : methodNotAllowed(method, fetchMethods);
+
 export function validationJson(message: string, errors: FieldErrors): Reply {
   return json(422, { message, errors });
 }

@@ -1,6 +1,6 @@
 // Matches a method and path to a REST route: 404 for unknown paths, 405 (with Allow) for a
 // known path with another method.
-import { errorJson, type Reply } from "./responses";
+import { errorJson, methodNotAllowed, type Reply } from "./responses";
 
 export type PathParams = Record<string, string>;
 
@@ -46,9 +46,7 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
       return { route, params };
     }
     if (allowed.includes("GET")) allowed.push("HEAD");
-    if (allowed.length > 0) {
-      return { reply: errorJson(405, `The ${method} method is not supported for this route. Supported: ${allowed.join(", ")}.`, { Allow: allowed.join(", ") }) };
-    }
+    if (allowed.length > 0) return { reply: methodNotAllowed(method, allowed) };
     return null;
   };
 }

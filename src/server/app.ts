@@ -218,7 +218,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
       return bodyTooLarge();
     }
     if (isGraphql) return handleGraphql(incoming, record);
-    if (isPublic) return (await publicEndpoint(incoming.fetchRequest(null), incoming.url())) ?? errorJson(404, "Not Found.");
+    if (isPublic) return (await publicEndpoint(incoming.method, incoming.url())) ?? errorJson(404, "Not Found.");
     return handleRest(incoming, record);
   }
 

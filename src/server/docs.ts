@@ -3,7 +3,7 @@
 // No inline script: the page's own start-up code is a served file, so a strict CSP can be added.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { errorJson, toResponse } from "../rest/responses";
+import { errorJson, onlyFetchMethods, toResponse } from "../rest/responses";
 import { Response } from "@whatwg-node/fetch";
 
 const assetsPath = "/docs/assets/";
@@ -100,14 +100,11 @@ function assetAt(pathname: string): (() => Promise<Asset> | Asset) | null {
 }
 
 /** Answers /docs, /docs/ and /docs/assets/...; GET and HEAD only (the app drops HEAD bodies). */
-export async function serveDocs(request: Request, url: URL): Promise<Response> {
+export async function serveDocs(method: string, url: URL): Promise<Response> {
   const load = assetAt(url.pathname);
   if (!load) return toResponse(errorJson(404, "Not Found."));
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    return toResponse(
-      errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" }),
-    );
-  }
+  const refused = onlyFetchMethods(method);
+  if (refused) return toResponse(refused);
   const asset = await load();
   return new Response(asset.body, {
     status: 200,

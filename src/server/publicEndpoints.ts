@@ -1,6 +1,6 @@
 // Endpoints that need no API key: liveness, readiness, the OpenAPI document and its docs page.
 import type { Database } from "../db/client";
-import { errorJson, json, toResponse } from "../rest/responses";
+import { errorJson, json, onlyFetchMethods, toResponse } from "../rest/responses";
 import { openApiDocument } from "../rest/openapi/document";
 import { serveDocs } from "./docs";
 import { isDashboardPath, serveDashboard } from "../dashboard/serve";
@@ -20,16 +20,15 @@ export function publicRouteOf(pathname: string): string {
   return pathname.startsWith("/docs/") ? "/docs/{file}" : "/dashboard/{file}";
 }
 
-/** Answers the public endpoints; null for every other path. */
+/** Answers the public endpoints, by the request's method and URL; null for every other path. */
 export function publicEndpoints(db: Database) {
   let document: string | null = null;
 
-  return async function publicEndpoint(request: Request, url: URL): Promise<Response | null> {
+  return async function publicEndpoint(method: string, url: URL): Promise<Response | null> {
     const { pathname } = url;
-    if (publicPaths.has(pathname) && request.method !== "GET" && request.method !== "HEAD") {
-      return toResponse(
-        errorJson(405, `The ${request.method} method is not supported for this route. Supported: GET, HEAD.`, { Allow: "GET, HEAD" }),
-      );
+    if (publicPaths.has(pathname)) {
+      const refused = onlyFetchMethods(method);
+      if (refused) return toResponse(refused);
     }
     if (pathname === "/healthz") return toResponse(json(200, { status: "ok" }));
     if (pathname === "/readyz") {
@@ -44,8 +43,8 @@ export function publicEndpoints(db: Database) {
       document ??= JSON.stringify(openApiDocument());
       return new Response(document, { headers: { "Content-Type": "application/json; charset=utf-8" } });
     }
-    if (pathname === "/docs" || pathname.startsWith("/docs/")) return serveDocs(request, url);
-    if (isDashboardPath(pathname)) return serveDashboard(request, url);
+    if (pathname === "/docs" || pathname.startsWith("/docs/")) return serveDocs(method, url);
+    if (isDashboardPath(pathname)) return serveDashboard(method, url);
     return null;
   };
 }
