@@ -20,7 +20,7 @@ async function main() {
   logInternalErrorsWith((error) => log.error({ err: error }, "internal error"));
   const applied = await migrate(settings.databaseUrl);
   if (applied.length > 0) lifecycle.info(`applied migrations: ${applied.join(", ")}`);
-  const db = await openDatabase(settings.databaseUrl, settings.pool);
+  const db = await openDatabase(settings.databaseUrl, settings.pool, settings.listener);
   // Without a metrics listener nothing is counted: requests pay for metrics only when they are read.
   const metrics = settings.metrics.port === null ? undefined : serviceMetrics({ pool: connectionPoolOf(db.prisma) });
   const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics });

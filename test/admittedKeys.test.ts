@@ -5,6 +5,8 @@ import { Client } from "pg";
 import type { ApiKeyStore, KeyChanges, StoredKey } from "../src/db/store";
 import { noteKeyChangeInThisProcess } from "../src/db/keyChanges";
 import { keyChangesOf } from "../src/db/postgres/keyChanges";
+import { listenerApplicationName, postgresListener, type Listener } from "../src/db/postgres/listener";
+import { defaultListenerSettings } from "../src/config/database";
 import { regenerateNetworkKey } from "../src/admin/networks";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { generateApiKey } from "../src/resolvers/apiKeys";
@@ -153,15 +155,18 @@ describePostgres("announced changes on PostgreSQL", () => {
   let service: TestService;
   let pg: Client;
   let changes: KeyChanges;
+  let listener: Listener;
 
   beforeAll(async () => {
     service = await startService();
     pg = new Client({ connectionString: service.databaseUrl });
     await pg.connect();
-    changes = keyChangesOf({ connectionString: service.databaseUrl });
+    listener = postgresListener({ connectionString: service.databaseUrl }, defaultListenerSettings);
+    changes = keyChangesOf(listener);
   });
   afterAll(async () => {
     await changes.close();
+    await listener.close();
     await pg.end();
     await service.close();
   });
@@ -198,7 +203,7 @@ describePostgres("announced changes on PostgreSQL", () => {
   test("a lost connection stops the keeping, and listening starts again by itself", async () => {
     expect(await listening()).toBe(true);
     await pg.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN vrd_api_keys' AND pid <> pg_backend_pid()`,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${listenerApplicationName}'`,
     );
     expect(await eventually(() => changes.epoch() === null, 2000)).toBe(true);
     expect(await eventually(() => changes.epoch() !== null, 5000)).toBe(true);
@@ -254,7 +259,7 @@ describePostgres("announced changes on PostgreSQL", () => {
     await pg.query("ALTER TABLE api_keys DISABLE TRIGGER api_keys_announce_change");
     try {
       await pg.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN vrd_api_keys' AND pid <> pg_backend_pid()`,
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${listenerApplicationName}'`,
       );
       expect(await eventually(() => service.db.keyChanges?.epoch() === null, 2000)).toBe(true);
       await pg.query(`UPDATE api_keys SET expires_at = '2000-01-01' WHERE network_id = ${network.id}`);

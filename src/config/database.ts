@@ -29,3 +29,28 @@ export interface PoolSettings {
 }
 
 export const defaultPoolSettings: PoolSettings = { size: 10, statementTimeoutMs: 10_000, connectTimeoutMs: 5_000 };
+
+/**
+ * How the PostgreSQL connection that listens for notifications (src/db/postgres/listener.ts) is
+ * checked for life, declared once: the settings reader and the README's table take them from here.
+ */
+export const listenerSettingSpecs = {
+  pingIntervalMs: {
+    env: "DATABASE_LISTEN_PING_INTERVAL_MS",
+    default: 1_000,
+    meaning: "PostgreSQL: the connection that listens for key changes is asked a round trip this often (less than `DATABASE_LISTEN_TIMEOUT_MS`)",
+  },
+  timeoutMs: {
+    env: "DATABASE_LISTEN_TIMEOUT_MS",
+    default: 3_000,
+    meaning:
+      "PostgreSQL: a key change is seen by every process within this, even when the listening connection dies without a word: past it without an answer, keys are looked up on every request and the connection is replaced",
+  },
+} as const;
+
+export type ListenerSettings = Record<keyof typeof listenerSettingSpecs, number>;
+
+export const defaultListenerSettings: ListenerSettings = {
+  pingIntervalMs: listenerSettingSpecs.pingIntervalMs.default,
+  timeoutMs: listenerSettingSpecs.timeoutMs.default,
+};

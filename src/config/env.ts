@@ -1,5 +1,5 @@
 // The service's settings, read once from the environment.
-import { databaseUrl, dataDir, defaultPoolSettings, type PoolSettings } from "./database";
+import { databaseUrl, dataDir, defaultPoolSettings, listenerSettingSpecs, type ListenerSettings, type PoolSettings } from "./database";
 import { limitSpecs, type LimitName, type Limits } from "./limits";
 import { readLogSettings, readMetricsSettings, type LogSettings, type MetricsSettings } from "./observability";
 
@@ -10,6 +10,7 @@ export interface Settings {
   databaseUrl: string;
   rateLimitPerMinute: number;
   pool: PoolSettings;
+  listener: ListenerSettings;
   limits: Limits;
   log: LogSettings;
   metrics: MetricsSettings;
@@ -23,6 +24,17 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new Error(`${name} must be an integer from ${min} to ${max}, got "${text}".`);
   }
   return value;
+}
+
+function listenerSettings(env: NodeJS.ProcessEnv): ListenerSettings {
+  const { pingIntervalMs: ping, timeoutMs: timeout } = listenerSettingSpecs;
+  const settings = {
+    pingIntervalMs: integer(env, ping.env, ping.default, 1, 3_600_000),
+    timeoutMs: integer(env, timeout.env, timeout.default, 1, 3_600_000),
+  };
+  // Between two round trips nothing is confirmed: the timeout must leave room for the next answer.
+  if (settings.pingIntervalMs >= settings.timeoutMs) throw new Error(`${ping.env} must be less than ${timeout.env}.`);
+  return settings;
 }
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
@@ -43,6 +55,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
       statementTimeoutMs: integer(env, "DATABASE_STATEMENT_TIMEOUT_MS", defaultPoolSettings.statementTimeoutMs, 0, 3_600_000),
       connectTimeoutMs: integer(env, "DATABASE_CONNECT_TIMEOUT_MS", defaultPoolSettings.connectTimeoutMs, 1, 600_000),
     },
+    listener: listenerSettings(env),
     log: readLogSettings(env),
     metrics: readMetricsSettings(env),
   };

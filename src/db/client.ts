@@ -3,7 +3,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaClient } from "../generated/prisma/client";
-import { defaultPoolSettings, providerOf, type DatabaseProvider, type PoolSettings } from "../config/database";
+import {
+  defaultListenerSettings,
+  defaultPoolSettings,
+  providerOf,
+  type DatabaseProvider,
+  type ListenerSettings,
+  type PoolSettings,
+} from "../config/database";
 import { shareConnection, type ReadSql } from "./adapterReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
 import type { KeyChanges, Stores } from "./store";
@@ -23,6 +30,7 @@ import { sqliteVehicleStore } from "./sqlite/vehicleStore";
 import { openPostgres } from "./postgres/connect";
 import { postgresReads } from "./postgres/reads";
 import { keyChangesOf } from "./postgres/keyChanges";
+import { postgresListener } from "./postgres/listener";
 import { postgresVehicleStore } from "./postgres/vehicleStore";
 
 export { sqliteFilePath };
@@ -48,7 +56,8 @@ export interface Database extends Stores {
   write: WriteSql;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
-   * and networks (src/db/postgres/keyChanges.ts), SQLite shows every commit (src/db/sqlite/commits.ts).
+   * and networks (src/db/postgres/keyChanges.ts, heard on src/db/postgres/listener.ts), SQLite
+   * shows every commit (src/db/sqlite/commits.ts).
    */
   keyChanges: KeyChanges;
   provider: DatabaseProvider;
@@ -86,14 +95,21 @@ export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSq
   return { ...over, ...storesOf(over) };
 }
 
-export async function openDatabase(url: string, pool: PoolSettings = defaultPoolSettings): Promise<Database> {
+export async function openDatabase(
+  url: string,
+  pool: PoolSettings = defaultPoolSettings,
+  listening: ListenerSettings = defaultListenerSettings,
+): Promise<Database> {
   const provider = providerOf(url);
   if (provider === "postgresql") {
     const { prisma, adapter, pool: connections, pipelined } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
-    const keyChanges = keyChangesOf({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true });
+    // The one connection that LISTENs; it connects when a channel is first asked for.
+    const listener = postgresListener({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true }, listening);
+    const keyChanges = keyChangesOf(listener);
     const close = async () => {
       await keyChanges.close();
+      await listener.close();
       await prisma.$disconnect();
       // Prisma's client ends the pool only if it connected; the hot reads use it either way.
       if (!connections.ending) await connections.end();

@@ -192,10 +192,12 @@ export interface ApiKeyStore {
  */
 export interface KeyChanges {
   /**
-   * A number that changes with every announced change and every time listening starts or stops;
-   * null while not listening (then nothing may be kept). Equal numbers at two moments: nothing
-   * about keys or networks changed between them, as far as committed transactions go. (On
-   * SQLite, src/db/sqlite/commits.ts, it changes with every commit.)
+   * A number that changes with every announced change and every time listening starts again;
+   * null while not listening, or while the listening connection has not recently proved alive
+   * (then nothing may be kept). Equal numbers at two moments: nothing about keys or networks
+   * changed between them, but for transactions committed within the listener's timeout before the
+   * later one (src/db/postgres/listener.ts). (On SQLite, src/db/sqlite/commits.ts, it changes
+   * with every commit.)
    */
   epoch(): number | null;
   close(): Promise<void>;
