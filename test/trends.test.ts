@@ -608,8 +608,14 @@ describe("creation times that cannot be evaluated (destructive, own database)", 
 
   async function dropCreatedAt(table: string) {
     await service.db.prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${table}_network_id_created_at_idx"`);
-    // The hour counts' triggers read the column (migration *_record_hour_counts).
-    const triggers = service.db.provider === "sqlite" ? ["insert", "delete", "update"].map((op) => `${table}_hour_${op}`) : [`${table}_hour_count`];
+    // The triggers that read the column: the hour counts' (migration *_record_hour_counts), and
+    // on SQLite those writing its instants as the app does (migration *_direct_sql_derived_data).
+    const triggers =
+      service.db.provider === "sqlite"
+        ? (await service.db.prisma.$queryRawUnsafe<{ name: string }[]>(
+            `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = '${table}' AND sql LIKE '%"created_at"%'`,
+          )).map((trigger) => trigger.name)
+        : [`${table}_hour_count`];
     const on = service.db.provider === "sqlite" ? "" : ` ON "${table}"`;
     for (const trigger of triggers) await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "${trigger}"${on}`);
     await service.db.prisma.$executeRawUnsafe(`ALTER TABLE "${table}" DROP COLUMN "created_at"`);
