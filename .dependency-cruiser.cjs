@@ -1,4 +1,4 @@
-// The layers of docs/architecture.md, checked by `npm run lint:deps` (and so in .ci/run):
+// The layers of docs/architecture.md, checked by `npm run lint` (and so in .ci/run):
 // requests flow from the HTTP server down to the stores, and imports only point down. Type-only
 // imports count too, so the folders say the truth about what depends on what.
 //

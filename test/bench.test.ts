@@ -1,5 +1,6 @@
 // Smoke run of the benchmark on a small data set, so the bench cannot rot. It checks that the
-// bench works and reports every scenario; it asserts nothing about speed.
+// bench works and reports every scenario; it asserts nothing about speed. And the floor, which
+// the bench measures the service against, still answers like the service (bench/check-floor.ts).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -67,6 +68,24 @@ sqliteOnly(
   // Not a speed check: room for a busy 2-core CI machine running other test files beside it.
   420_000,
 );
+
+// On both databases: the floor has a store per database, and it takes seconds (its own small
+// seed, copied for each server; PostgreSQL: bench_* databases on TEST_DATABASE_URL's server).
+test("the floor answers every probe of bench/check-floor.ts like the service", async () => {
+  const args = ["--import", "tsx", "bench/check-floor.ts"];
+  if (testProvider === "postgresql") args.push("--postgres-url", process.env.TEST_DATABASE_URL!);
+  const run = await promisify(execFile)(process.execPath, args, { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024 }).catch(
+    // A difference exits 1: its DIFF lines, with both answers, are the failure's message.
+    (error: { stdout?: string; stderr?: string }) => {
+      const differences = (error.stdout ?? "").split("\n").filter((line) => !line.startsWith("same "));
+      throw new Error(`bench/check-floor.ts failed:\n${differences.join("\n")}\n${error.stderr ?? ""}`);
+    },
+  );
+  expect(run.stdout).not.toContain("DIFF");
+  // Every probe answered alike (40 when written: lists, searches, writes, dutytime, reports).
+  const [, count] = /^all (\d+) responses are the same$/m.exec(run.stdout) ?? [];
+  expect(Number(count)).toBeGreaterThanOrEqual(40);
+}, 120_000);
 
 const postgresOnly = testProvider === "postgresql" ? test : test.skip;
 

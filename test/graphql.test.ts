@@ -493,7 +493,7 @@ describe("GraphiQL and schema", () => {
       "cdn.graphql",
     ];
     for (const host of cdnHosts) expect({ host, found: html.includes(host) }).toEqual({ host, found: false });
-    // Nothing loaded from another origin: no absolute or protocol-relative src/href, CSS url() or import.
+    // Nothing loaded from another origin: no absolute or protocol-relative src or href, CSS url() or import.
     const external = [
       /<script[^>]*\ssrc\s*=\s*["']?(https?:)?\/\//gi,
       /<link[^>]*\shref\s*=\s*["']?(https?:)?\/\//gi,

@@ -29,7 +29,7 @@ function vehicleId(text: string): number | null {
 
 /**
  * Changed fields as columns (the field table's, never a client's text), in the table's order as
- * the service writes them (src/resolvers/vehicleWrites.ts), plus the search text of the whole
+ * the service writes them (src/db/vehicles/writes.ts), plus the search text of the whole
  * resulting vehicle.
  */
 function columnValues(changes: VehicleChanges, whole: VehicleChanges): ColumnValues {
@@ -42,7 +42,7 @@ function columnValues(changes: VehicleChanges, whole: VehicleChanges): ColumnVal
   return values;
 }
 
-/** Laravel's paginator envelope, as src/rest/vehicleList.ts builds it. */
+/** Laravel's paginator envelope, as src/rest/laravelPage.ts builds it. */
 function laravelPage(url: URL, data: unknown[], page: number, perPage: number, total: number) {
   const path = `${url.origin}${url.pathname}`;
   const lastPage = Math.max(1, Math.ceil(total / perPage));

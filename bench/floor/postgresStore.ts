@@ -1,5 +1,5 @@
 // The floor's PostgreSQL queries through a pg Pool (the driver under the service's adapter),
-// as named prepared statements where the service names its own (src/db/preparingPool.ts):
+// as named prepared statements where the service names its own (src/db/postgres/preparingPool.ts):
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { Store } from "./store";
@@ -36,17 +36,17 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   const config = {
     connectionString: url,
     max: poolSize,
-    // The service's pool settings (src/db/postgres.ts).
+    // The service's pool settings (src/db/postgres/connect.ts).
     connectionTimeoutMillis: 5000,
     statement_timeout: 10_000,
     idleTimeoutMillis: 0,
     keepAlive: true,
-    // random_page_cost as the service's (src/db/postgres.ts).
+    // random_page_cost as the service's (src/db/postgres/connect.ts).
     options: "-c random_page_cost=1.1",
     types: typeParsers as typeof types,
   };
   const pool = new Pool(config);
-  // The service's reads by key share a pipelined connection (src/db/pipelinedConnection.ts).
+  // The service's reads by key share a pipelined connection (src/db/postgres/pipelinedConnection.ts).
   const pipelined = new PipelinedConnection(config);
 
   const names = new Map<string, string>();
@@ -86,9 +86,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         const total = countOfPage(page.rows) ?? Number((await runByKey(countSql(false, (n) => `$${n}`), [query.networkId])).rows[0]?.[0] ?? 0);
         return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
       }
-      // A search reads its page as the service plans it (src/resolvers/postgresSearchPlan.ts),
+      // A search reads its page as the service plans it (src/db/postgres/searchPlan.ts),
       // from the count of its matches; a needle with keys is counted and gathered through the
-      // network's own trigram keys, as the service gathers it (src/resolvers/vehicleQueries.ts).
+      // network's own trigram keys, as the service gathers it (src/db/postgres/pageRows.ts).
       const needle = query.pattern.slice(1, -1);
       const keyed = keyedNeedle(needle);
       const matching = (keys: string) =>

@@ -1,5 +1,5 @@
 // The floor's SQLite queries, straight on libsql, the driver the service reads with
-// (src/db/sqliteReads.ts): prepared statements kept by SQL text, rows as arrays (raw mode), no
+// (src/db/sqlite/reads.ts): prepared statements kept by SQL text, rows as arrays (raw mode), no
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { Store } from "./store";
@@ -40,7 +40,7 @@ const isUniqueViolation = (error: unknown) => /^SQLITE_CONSTRAINT/.test(String((
 export async function openSqliteStore(url: string): Promise<Store> {
   const connection = new Database(url.replace(/^file:/, ""));
   connection.prepare("PRAGMA busy_timeout = 5000").all();
-  // The service's read connection's page cache (src/db/sqliteReads.ts).
+  // The service's read connection's page cache (src/db/sqlite/reads.ts).
   connection.prepare(`PRAGMA cache_size = -${readCacheKib}`).all();
   const statements = new Map<string, Statement>();
   const prepared = (sql: string) => {
@@ -59,10 +59,10 @@ export async function openSqliteStore(url: string): Promise<Store> {
     if (statement.reader) return { rows: statement.all(values) as unknown[][], rowsAffected: 0 };
     return { rows: [], rowsAffected: statement.run(values).changes };
   };
-  /** The first row of a read that answers at most one, stepped once as the service does (src/db/sqliteReads.ts). */
+  /** The first row of a read that answers at most one, stepped once as the service does (src/db/sqlite/reads.ts). */
   const first = async (sql: string, args: InValue[]): Promise<unknown[] | undefined> =>
     prepared(sql).get(args.map(bindable)) as unknown[] | undefined;
-  /** Rows by column name, for the service's search plan (src/resolvers/searchPlan.ts). */
+  /** Rows by column name, for the service's search plan (src/db/sqlite/searchPlan.ts). */
   const readAll = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const names = prepared(query.sql).columns().map((column) => column.name);
     const { rows } = await run(query.sql, query.values as InValue[]);

@@ -1,6 +1,6 @@
 // What the floor's handlers need of the database: one method per query the service issues,
-// with the same WHERE, ORDER BY, LIMIT/OFFSET and COUNT (mirroring src/resolvers/vehicleQueries.ts
-// and the Prisma queries of the other resolvers). Each dialect implements it with its driver
+// with the same WHERE, ORDER BY, LIMIT/OFFSET and COUNT (mirroring the vehicle reads of
+// src/db/vehicles/ and the other stores' queries in src/db/). Each dialect implements it with its driver
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
 import type { ReportEntries } from "../../src/db/store";
@@ -18,7 +18,7 @@ export const sortColumns = Object.fromEntries(
 ) as Record<SortField, { column: string; nullable: boolean }>;
 
 /**
- * ORDER BY as the service writes it (src/resolvers/vehicleQueries.ts), the same on both
+ * ORDER BY as the service writes it (src/db/vehicles/pageSql.ts), the same on both
  * databases: NULLS LAST on nullable columns, ties by id in the same direction.
  */
 export function orderBy(query: Pick<ListQuery, "sortField" | "sortOrder">): string {

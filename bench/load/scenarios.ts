@@ -89,7 +89,7 @@ function networkScenarios(fixture: Fixture, role: "largest" | "reference", label
     },
     {
       // Every request a term not asked before (four digits of plates, ~20 matches in 200,000):
-      // what a search costs before the service has kept its total (src/resolvers/searchTotals.ts).
+      // what a search costs before the service has kept its total (src/db/vehicles/searchTotals.ts).
       name: `search, new term each request (${label})`,
       network: role,
       requests: {
