@@ -1,24 +1,22 @@
-// SOFA turns the schema's operations into REST operations; this module configures it for the
-// operations the REST routes run and maps GraphQL errors to the contract's statuses and bodies.
-import { useSofa } from "sofa-api";
-import { GraphQLError, isObjectType, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+// SOFA turns the schema's operations into REST operations; this module runs the operations the
+// REST routes call, with the app's guarded execute function, and maps GraphQL errors to the
+// contract's statuses and bodies. Each operation's document is the one SOFA builds for its
+// route (src/rest/sofaOperations.ts); the REST layer's own router has matched the public path
+// already, so the operation runs directly: no second routing, no fetch Request or Response.
+import { GraphQLError, isObjectType, type execute as graphqlExecute, type GraphQLSchema } from "graphql";
 import { filterSchema } from "@graphql-tools/utils";
 import type { Context, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
 import { errorJson, validationJson, type Reply } from "./responses";
-import { keepErrors, sofaHandlers, type SofaResult } from "./sofaHandlers";
+import { operationVariables, type Variables } from "./operationVariables";
+import { sofaOperationDocuments, type SofaOperation } from "./sofaOperations";
 
-/** A GraphQL root field, as SOFA names its operations: "Query.vehicles", "Mutation.createVehicle". */
-export type SofaOperation = `${"Query" | "Mutation"}.${string}`;
+export type { SofaOperation };
 
-/**
- * SOFA's route of each operation the REST routes run. Clients never see these paths: the REST
- * routes (src/rest/routes.ts) hold the public ones and call the operations' handlers directly.
- */
-const internalRoutes = (operations: Iterable<SofaOperation>) =>
-  Object.fromEntries([...new Set(operations)].map((operation) => [operation, { method: "POST" as const, path: `/${operation}` }]));
+/** An operation's answer as JSON text (passed on as text, not parsed again), or its errors. */
+export type SofaResult = { ok: true; json: string } | { ok: false; errors: ReadonlyArray<unknown> };
 
 /**
  * GraphQL errors of a REST call, as the contract's error reply; `rename` gives the REST name of
@@ -46,8 +44,12 @@ export function restErrorReply(errors: ReadonlyArray<unknown>, rename?: (field: 
   return errorJson(500, "Server Error.");
 }
 
-/** The execute function SOFA runs operations with: the app's guarded one (limits, fairness). */
-export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
+/**
+ * The execute function the operations run with: any of graphql-js's signature. The app gives its
+ * guarded one (src/server/guardedExecute.ts, which declares it as `Execute`); it is not
+ * imported from there, as the REST layer imports nothing of the HTTP server above it.
+ */
+type RunOperation = typeof graphqlExecute;
 
 /**
  * The schema as REST sees it: without the fields a schema file marks `extensions: { restOmitted:
@@ -58,29 +60,46 @@ export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | Execut
 export const restView = (schema: GraphQLSchema) =>
   filterSchema({ schema, objectFieldFilter: (_type, _name, field) => field.extensions?.restOmitted !== true });
 
-/** Runs the operations through SOFA with typed variables (checked by the REST layer). */
-export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: Execute, operations: Iterable<SofaOperation>) {
-  const routes = internalRoutes(operations);
-  const view = restView(schema);
-  const router = useSofa({
-    basePath: "",
-    schema: view,
-    routes,
-    // REST answers nested objects whole (a page's vehicles, an officer's open entry): SOFA would
-    // answer each object with an id as a reference, its id alone, unless its type is ignored.
-    ignore: Object.values(view.getTypeMap())
-      .filter((type) => isObjectType(type) && !type.name.startsWith("__"))
-      .map((type) => type.name),
-    context: ({ network }: { network?: NetworkScope }): Context => ({ db, network: network!, now }),
-    execute: execute as NonNullable<Parameters<typeof useSofa>[0]["execute"]>,
-    errorHandler: keepErrors,
-  });
-  const handlers = sofaHandlers<{ network: NetworkScope }>(router, routes);
+/**
+ * The types SOFA is told to ignore: all object types. REST answers nested objects whole (a page's
+ * vehicles, an officer's open entry): SOFA would select only the id of each object with an id
+ * (a "model"), unless its type is ignored.
+ */
+export const restIgnoredTypes = (view: GraphQLSchema) =>
+  Object.values(view.getTypeMap())
+    .filter((type) => isObjectType(type) && !type.name.startsWith("__"))
+    .map((type) => type.name);
 
-  return async function callSofa(operation: SofaOperation, variables: Record<string, unknown>, network: NetworkScope): Promise<SofaResult> {
-    const handler = handlers.get(operation);
-    if (!handler) throw new Error(`no SOFA route for ${operation}`);
-    return handler(variables, { network });
+/**
+ * Runs the operations with typed variables (checked by the REST layer). An operation's answer is
+ * its root field's value as JSON; errors, whether execute answers or throws them, come back as
+ * they are, for restErrorReply.
+ */
+export function createSofaClient(schema: GraphQLSchema, db: Database, now: () => Date, execute: RunOperation, operations: Iterable<SofaOperation>) {
+  const view = restView(schema);
+  const runners = new Map(
+    [...sofaOperationDocuments(view, restIgnoredTypes(view), operations)].map(([operation, { document, operationName, fieldName, variables }]) => {
+      const variablesOf = operationVariables(variables, view);
+      const run = async (values: Variables, network: NetworkScope): Promise<SofaResult> => {
+        try {
+          const variableValues = variablesOf(values);
+          const contextValue: Context = { db, network, now };
+          const result = await execute({ schema: view, document, contextValue, variableValues, operationName });
+          if (result.errors) return { ok: false, errors: result.errors };
+          // What SOFA answered: the root field's value as JSON (nothing for undefined).
+          return { ok: true, json: JSON.stringify(result.data?.[fieldName]) ?? "" };
+        } catch (error) {
+          return { ok: false, errors: [error] };
+        }
+      };
+      return [operation, run] as const;
+    }),
+  );
+
+  return async function callSofa(operation: SofaOperation, variables: Variables, network: NetworkScope): Promise<SofaResult> {
+    const run = runners.get(operation);
+    if (!run) throw new Error(`no SOFA route for ${operation}`);
+    return run(variables, network);
   };
 }
 

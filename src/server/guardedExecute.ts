@@ -2,15 +2,19 @@
 // operation is measured against the limits first (src/server/operationLimits.ts), then run in its
 // key's line (src/server/keyFairness.ts) as a compiled query (src/server/compiledExecute.ts).
 // A refusal is a result with one error and no data; the error carries its HTTP status.
-import type { ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
-import type { Execute } from "../rest/sofa";
+import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
 import type { Limits } from "../config/limits";
 import { compiledExecute } from "./compiledExecute";
 import { keyFairness, type KeyFairness } from "./keyFairness";
 import { operationLimits, type OperationLimitsCheck } from "./operationLimits";
 import { fairnessRefusalReason, limitRefusalReason, noteOperation, type ObservedContext } from "./observability/requestRecord";
 
-export type { Execute };
+/**
+ * An execute function of graphql-js's signature: what every path runs its operations with (the
+ * known queries, Yoga, the REST layer, which takes any function of this signature without
+ * importing this module: src/rest/sofa.ts).
+ */
+export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | ExecutionResult;
 
 const refused = (error: GraphQLError): ExecutionResult => ({ errors: [error] });
 

@@ -1,12 +1,11 @@
-// The libSQL driver adapter, with every connection waiting for locks instead of failing.
-import { createClient, type Client, type Config, type InStatement, type Transaction, type TransactionMode } from "@libsql/client";
+// The libSQL driver adapter, with every connection waiting for locks instead of failing, and
+// the connection under Prisma's client keeping the statements it prepared.
+import { createClient, type Client, type Config, type TransactionMode } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
-import { keepPreparedStatements } from "./statementCache";
+import { openConnectionClient } from "./connectionClient";
+import { sharedConnectionTransaction } from "./sharedTransaction";
 
 const busyTimeoutMs = 5000;
-
-// Before any connection prepares a statement (src/db/sqlite/statementCache.ts).
-keepPreparedStatements();
 
 /**
  * @libsql/client hands its connection to each transaction and lazily opens a fresh one, which
@@ -24,51 +23,23 @@ function withBusyTimeout(client: Client): Client {
   return client;
 }
 
-const beginStatement: Record<TransactionMode, string> = {
-  write: "BEGIN IMMEDIATE",
-  read: "BEGIN DEFERRED",
-  deferred: "BEGIN DEFERRED",
-};
-
-/**
- * For Prisma's client: transactions run on the client's one connection. The stock client hands
- * its connection to each transaction and opens a new one, and the handed-over connection stays
- * open until garbage collection (hundreds of open files after a few hundred writes). Sharing is
- * safe here because Prisma's libSQL adapter holds a lock for the whole transaction, so no other
- * query runs on the connection meanwhile.
- */
+/** For Prisma's client on the stock @libsql/client: transactions run on the client's one connection (./sharedTransaction.ts). */
 function withSharedConnectionTransactions(client: Client): Client {
-  client.transaction = async (mode: TransactionMode = "write") => {
-    await client.execute(beginStatement[mode]);
-    let open = true;
-    const finish = async (statement: "COMMIT" | "ROLLBACK") => {
-      if (!open) return;
-      open = false;
-      await client.execute(statement);
-    };
-    const transaction: Transaction = {
-      execute: (statement: InStatement) => client.execute(statement),
-      async batch(statements: InStatement[]) {
-        const results = [];
-        for (const statement of statements) results.push(await client.execute(statement));
-        return results;
-      },
-      executeMultiple: () => Promise.reject(new Error("executeMultiple is not used in Prisma transactions")),
-      rollback: () => finish("ROLLBACK"),
-      commit: () => finish("COMMIT"),
-      close: () => void finish("ROLLBACK").catch(() => undefined),
-      get closed() {
-        return !open;
-      },
-    };
-    return transaction;
-  };
+  client.transaction = (mode?: TransactionMode) => sharedConnectionTransaction((statement) => client.execute(statement), mode);
   return client;
 }
 
+/**
+ * Whether Prisma's client runs on our client that keeps prepared statements
+ * (./connectionClient.ts); SQLITE_STATEMENT_CACHE=off gives @libsql/client's own, which prepares
+ * every statement anew.
+ */
+export const statementCacheEnabled = () => process.env.SQLITE_STATEMENT_CACHE !== "off";
+
 export class SqliteAdapterFactory extends PrismaLibSQL {
+  /** The client of each connection Prisma's adapter opens: PrismaLibSQL's public seam. */
   override createClient(config: Config): Client {
-    return withSharedConnectionTransactions(createClient(config));
+    return statementCacheEnabled() ? openConnectionClient(config) : withSharedConnectionTransactions(createClient(config));
   }
 }
 

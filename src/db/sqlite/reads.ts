@@ -8,10 +8,9 @@
 import Database from "libsql";
 import type { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
+import { keptStatements } from "./keptStatements";
 
 const busyTimeoutMs = 5000;
-/** Prepared statements kept per SQL text; reads send a few dozen distinct ones. */
-const maxStatements = 500;
 
 type Statement = ReturnType<Database.Database["prepare"]>;
 
@@ -56,21 +55,15 @@ export function openSqliteReads(file: string): SqliteReads {
   // A read connection never writes, whatever SQL it is given.
   connection.prepare("PRAGMA query_only = 1").all();
   connection.prepare(`PRAGMA cache_size = -${readCacheKib}`).all();
-  const statements = new Map<string, KeptStatement>();
-
-  const prepared = (sql: string): KeptStatement => {
-    let kept = statements.get(sql);
-    if (kept === undefined) {
-      if (statements.size >= maxStatements) statements.clear();
-      const statement = connection.prepare(sql);
-      // A statement without result columns is no read (and raw() would refuse it).
-      if (!statement.reader) throw new Error(`not a read: ${sql}`);
-      statement.raw(true);
-      const columns = statement.columns().map((column) => column.name);
-      statements.set(sql, (kept = { statement, columns }));
-    }
-    return kept;
-  };
+  // Statements kept per SQL text (./keptStatements.ts), each with its column names.
+  const statements = keptStatements((sql): KeptStatement => {
+    const statement = connection.prepare(sql);
+    // A statement without result columns is no read (and raw() would refuse it).
+    if (!statement.reader) throw new Error(`not a read: ${sql}`);
+    statement.raw(true);
+    return { statement, columns: statement.columns().map((column) => column.name) };
+  });
+  const prepared = statements.get;
 
   // Every statement runs to its end (all()) or is reset after its first row (get()): one left
   // unfinished would pin this connection to the snapshot of its next read (libsql leaves
@@ -86,5 +79,9 @@ export function openSqliteReads(file: string): SqliteReads {
     const values = statement.get(query.values.map(bindable)) as unknown[] | undefined;
     return values === undefined ? undefined : (rowObject(columns, values) as Row);
   };
-  return { read: Object.assign(read, { first, byKey: first }), close: () => connection.close() };
+  const close = () => {
+    statements.clear();
+    connection.close();
+  };
+  return { read: Object.assign(read, { first, byKey: first }), close };
 }
