@@ -3,8 +3,7 @@
 // reach the service only: every request the browser makes is checked, and any other host fails
 // the test. A passing run takes a screenshot (docs/dashboard.png with UPDATE_SCREENSHOT=1).
 //
-// Chromium: CHROME_PATH, else /usr/bin/chromium (`apt-get install chromium`; .ci/run does it).
-// Without it the tests are skipped with a warning, but fail when CI=true.
+// Chromium: test/support/browser.ts.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,29 +11,9 @@ import type { Browser, ConsoleMessage, HTTPRequest, Page } from "puppeteer-core"
 import { startService, type TestNetwork, type TestService } from "./support/service";
 import { client, type Client } from "./support/http";
 import { repoRoot } from "./support/process";
+import { describeInBrowser, launchBrowser } from "./support/browser";
 
-const chromePath = (process.env.CHROME_PATH ? [process.env.CHROME_PATH] : ["/usr/bin/chromium", "/usr/bin/chromium-browser"]).find((file) =>
-  fs.existsSync(file),
-);
-const inCi = process.env.CI === "true";
-
-/**
- * puppeteer-core 25 ships ES modules only, which jest's CommonJS module system cannot load; Node's
- * own require can (require(esm): Node 20.19+ and 22.12+), so the package is loaded with that,
- * outside jest's registry. Only a type is imported above.
- */
-function loadPuppeteer(): typeof import("puppeteer-core") {
-  const { createRequire } = process.getBuiltinModule("node:module");
-  return createRequire(__filename)("puppeteer-core");
-}
-
-if (!chromePath && !inCi) {
-  console.warn(
-    "\n\n*** test/dashboard.test.ts SKIPPED: chromium not found (set CHROME_PATH or `apt-get install -y chromium`). With CI=true this fails. ***\n\n",
-  );
-}
-
-const describeWithChromium = chromePath || inCi ? describe : describe.skip;
+const describeWithChromium = describeInBrowser("test/dashboard.test.ts");
 
 const HOUR = 60 * 60 * 1000;
 const officers = {
@@ -51,7 +30,6 @@ describeWithChromium("dashboard page in chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    if (!chromePath) throw new Error("chromium not found: set CHROME_PATH or `apt-get install -y chromium` (required when CI=true)");
     service = await startService();
     network = await service.network({ name: "Los Santos PD" });
     api = client(service.url, network.apiKey);
@@ -99,12 +77,7 @@ describeWithChromium("dashboard page in chromium", () => {
     await record("createPatientFile", "CreatePatientFileInput");
     await record("createOffenderFile", "CreateOffenderFileInput", daysAgo(2));
 
-    browser = await loadPuppeteer().launch({
-      executablePath: chromePath,
-      headless: true,
-      // --no-sandbox: the tests run as root; --disable-dev-shm-usage: containers' small /dev/shm.
-      args: ["--no-sandbox", "--disable-dev-shm-usage"],
-    });
+    browser = await launchBrowser();
   });
 
   afterAll(async () => {

@@ -76,6 +76,42 @@ const renderGraphiqlOnDemand: typeof RenderGraphiQL = (options) => {
 };
 
 /**
+ * GraphiQL introspects the schema once, with the headers it starts with: before a key is typed
+ * into the Headers tab that fails, and Docs says "Error fetching schema" until the page is
+ * reloaded. This script, added to the page, presses GraphiQL's own "Re-fetch GraphQL schema"
+ * button whenever the active tab's headers change, as GraphiQL stores them (shouldPersistHeaders:
+ * its tabs in localStorage). Both are GraphiQL's page as a user sees it, not its code:
+ * test/graphiql.test.ts types a key in chromium and fails when either moves.
+ */
+const refetchSchemaOnNewHeaders = `<script>
+(function () {
+  var seen = null;
+  function activeHeaders() {
+    try {
+      var state = JSON.parse(localStorage.getItem("graphiql:tabState") || "null");
+      return state ? String(state.tabs[state.activeTabIndex].headers) : null;
+    } catch (error) {
+      return null;
+    }
+  }
+  setInterval(function () {
+    var headers = activeHeaders();
+    if (headers === seen) return;
+    var first = seen === null;
+    seen = headers;
+    var button = document.querySelector('[aria-label^="Re-fetch GraphQL schema"]');
+    if (!first && button) button.click();
+  }, 500);
+})();
+</script>`;
+
+/** GraphiQL's page (renderGraphiqlOnDemand) with the script above before its end. */
+function graphiqlPage(html: string): string {
+  const end = html.lastIndexOf("</body>");
+  return end === -1 ? html + refetchSchemaOnNewHeaders : html.slice(0, end) + refetchSchemaOnNewHeaders + html.slice(end);
+}
+
+/**
  * Documents parsed within the limits, and operations run by the guarded execute function of
  * every path (src/server/guardedExecute.ts).
  */
@@ -151,7 +187,7 @@ export function createGraphqlServer(
       Promise.resolve(yoga.fetch(request, { ...context, waitUntil: leaveRunning } as ServerContext)),
     /** GraphiQL's page, for a browser that asks /graphql for HTML. */
     graphiql: async (): Promise<Response> =>
-      new Response(await renderGraphiqlOnDemand({ ...graphiqlOptions, endpoint: "/graphql" }), {
+      new Response(graphiqlPage(await renderGraphiqlOnDemand({ ...graphiqlOptions, endpoint: "/graphql" })), {
         headers: { "Content-Type": "text/html; charset=utf-8" },
       }),
   };
