@@ -89,6 +89,20 @@ test("the floor answers every probe of bench/check-floor.ts like the service", a
 
 const postgresOnly = testProvider === "postgresql" ? test : test.skip;
 
+// bench/pgRows.ts (pg's internals against its public API, docs/performance.md) runs, and its
+// public-API variant reads what the service's reads read, value and type (checked before it
+// measures: a difference exits 1).
+postgresOnly("bench/pgRows.ts measures every scenario on both read paths", async () => {
+  const args = ["--import", "tsx", "bench/pgRows.ts", "--postgres-url", process.env.TEST_DATABASE_URL!];
+  const run = await promisify(execFile)(process.execPath, [...args, "--rounds", "1", "--warmup", "0", "--ops-scale", "0.05", "--in-flight", "2"], {
+    cwd: repoRoot,
+    maxBuffer: 20 * 1024 * 1024,
+  });
+  const rows = run.stdout.split("\n").filter((line) => /^(GET|read:) /.test(line));
+  expect(rows).toHaveLength(7);
+  for (const row of rows) expect(row.trim().split(/\s{2,}/).slice(1)).toEqual(Array.from({ length: 6 }, () => expect.stringMatching(/^\d+\.\d+$/)));
+}, 120_000);
+
 postgresOnly("the results name the PostgreSQL server's version and memory settings", async () => {
   const fresh = await freshDatabase("postgresql");
   try {

@@ -1,7 +1,7 @@
 // The one place that relies on pg's internals (pg pinned exactly in package.json; guarded by
 // test/pgInternals.test.ts, which runs in plain `npm test` without a server, and by
 // test/preparingPool.test.ts, which compares the values with Prisma's adapter's on PostgreSQL).
-// docs/performance.md says what each buys.
+// docs/performance.md says what each buys; bench/pgRows.ts measures the reads against pg's public API.
 //
 // A read on pg whose rows come as arrays, without two costs of pg's general query path that
 // such reads never use (Query and Result internals `_rowMode`, `_result`, `_results`,

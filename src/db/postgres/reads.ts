@@ -25,16 +25,17 @@ const parsers: Partial<Record<number, (value: string) => unknown>> = {
   [builtins.JSONB]: asText,
 };
 
-const types = {
+/** The type parsers of every hot read (bench/pgRows.ts's public-API variant reads with them too). */
+export const readTypes = {
   getTypeParser: (oid: number, format?: string) =>
     (format === undefined || format === "text") && parsers[oid] ? parsers[oid] : pg.types.getTypeParser(oid, format as "text"),
 } as pg.CustomTypesConfig;
 
 /** An instant as the adapter sends one: UTC, without a zone (the columns are `timestamp(3)`). */
-const argument = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
+export const argument = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
 
 /** A row's values as an object by column name, as the adapter answers rows. */
-function rowObject<Row>(names: readonly string[], values: readonly unknown[]): Row {
+export function rowObject<Row>(names: readonly string[], values: readonly unknown[]): Row {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
   return row as Row;
@@ -45,7 +46,7 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
     const names = result.fields.map((field) => field.name);
     return result.rows.map((values) => rowObject<Row>(names, values));
   };
-  const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), types);
+  const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), readTypes);
   // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
   return Object.assign(read, {
