@@ -1,11 +1,13 @@
 // The OpenAPI document (src/rest/openapi/) against what it is generated from and what the server
-// does: the route table and its overlays match one to one, every route is in the served
-// /openapi.json with its method (and HEAD where GET is served), every path documents 404 and 405
-// with the Allow header the router really sends, every $ref resolves, the schemas the REST routes
-// pass through agree with the GraphQL types as REST sees them (src/rest/sofa.ts restView: the
-// schema without the fields marked restOmitted), every GET route's query parameters are its
-// operation's arguments, and the plate's pattern accepts exactly the plates the server accepts.
-// Needs no database.
+// does: the route table and its overlays match one to one, every path of the route table and of
+// the public paths is in the served /openapi.json with an operation for each of OpenAPI's eight
+// methods (the served ones, HEAD wherever GET is, and 405 with Allow for the others), a real
+// service answers every method on every path, with and without a key, with a status and a
+// Content-Type its operation documents, every $ref resolves, the schemas the REST routes pass
+// through agree with the GraphQL types as REST sees them (src/rest/sofa.ts restView: the schema
+// without the fields marked restOmitted), every GET route's query parameters are its operation's
+// arguments, and the plate's pattern accepts exactly the plates the server accepts.
+import http from "node:http";
 import fc from "fast-check";
 import {
   getNamedType,
@@ -20,16 +22,17 @@ import {
 import type { Database } from "../src/db/client";
 import { vehicleFields } from "../src/model/vehicleFields";
 import { vehicleChanges } from "../src/resolvers/vehicleInput";
-import { publicOverlays, restOverlays } from "../src/rest/openapi/overlays";
-import { overlayMismatches, routeKey } from "../src/rest/openapi/paths";
-import type { OpenApiDocument, Operation, Parameter, Reference, Response, Schema } from "../src/rest/openapi/types";
+import { publicPaths, restOverlays } from "../src/rest/openapi/overlays";
+import { otherMethodsTag, overlayMismatches, routeKey } from "../src/rest/openapi/paths";
+import { operationMethods, type OpenApiDocument, type Operation, type Parameter, type Reference, type RequestBody, type Response, type Schema } from "../src/rest/openapi/types";
 import { createRouter } from "../src/rest/router";
 import { restRouteTable } from "../src/rest/routes";
 import { restView } from "../src/rest/sofa";
 import { schema as fullSchema } from "../src/schema";
 import { isPublicPath, publicEndpoints } from "../src/server/publicEndpoints";
+import { startService, type TestNetwork, type TestService } from "./support/service";
 
-/** The public endpoints without a database: /openapi.json and the 405s need none. */
+/** The public endpoints without a database: /openapi.json and their 405s need none. */
 const servePublic = publicEndpoints({} as Database);
 
 async function servedPublic(method: string, pathname: string) {
@@ -47,16 +50,41 @@ beforeAll(async () => {
   document = await response.json();
 });
 
-const methods = ["get", "head", "post", "put", "patch", "delete", "options", "trace"] as const;
-
 /** Every operation of the document, with its path and (lower-case) method. */
 function operations(): { path: string; method: string; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
-    methods.flatMap((method) => {
+    operationMethods.flatMap((method) => {
       const operation = (item as Record<string, Operation | undefined>)[method];
       return operation ? [{ path, method, operation }] : [];
     }),
   );
+}
+
+/** Whether the operation is one of a method its path does not serve (405); false for none. */
+const refusesMethod = (operation: Operation | undefined) => operation?.tags.includes(otherMethodsTag.name) === true;
+
+/** The operations of the methods each path serves. */
+const servedOperations = () => operations().filter((entry) => !refusesMethod(entry.operation));
+
+/**
+ * What each path serves, from the route table and the public paths (src/rest/openapi/overlays.ts),
+ * in lower case: the methods declared there, and HEAD wherever GET is.
+ */
+function declaredMethods(): Map<string, string[]> {
+  const served = new Map<string, string[]>();
+  const add = (path: string, method: string) => served.set(path, [...(served.get(path) ?? []), method.toLowerCase()]);
+  for (const route of restRouteTable) add(route.path, route.method);
+  for (const [path, declared] of Object.entries(publicPaths)) for (const method of Object.keys(declared.operations)) add(path, method);
+  for (const list of served.values()) if (list.includes("get")) list.push("head");
+  return served;
+}
+
+/** The methods a 405 operation's description says its path answers ("/x answers GET, HEAD; ..."). */
+function describedAllow(operation: Operation): string[] | undefined {
+  const response = operation.responses["405"];
+  // A $ref's own description overrides the component's.
+  const description = (response as Partial<Reference>).description ?? resolve<Response>(response).description;
+  return /answers ([A-Z, ]+);/.exec(description)?.[1].split(", ").sort();
 }
 
 /** The object a local $ref points to (JSON pointer into the document); the object itself when it is none. */
@@ -139,27 +167,42 @@ describe("paths and methods of /openapi.json", () => {
     }
   });
 
-  test("each path documents exactly the methods it serves: the route table's (or the public endpoint's), plus HEAD for GET", () => {
-    const served = new Map<string, string[]>();
-    const add = (method: string, path: string) => served.set(path, [...(served.get(path) ?? []), method.toLowerCase()]);
-    for (const route of restRouteTable) add(route.method, route.path);
-    for (const key of Object.keys(publicOverlays)) add(...(key.split(" ") as [string, string]));
-    for (const list of served.values()) if (list.includes("get")) list.push("head");
-
-    expect(Object.keys(document.paths).sort()).toEqual([...served.keys()].sort());
+  test("every path of the route table and the public paths is there, each with an operation for every OpenAPI method", () => {
+    const expected = [...new Set([...restRouteTable.map((route) => route.path), ...Object.keys(publicPaths)])];
+    expect(Object.keys(document.paths).sort()).toEqual(expected.sort());
     for (const [path, item] of Object.entries(document.paths)) {
-      const documented = methods.filter((method) => method in item);
-      expect({ path, methods: documented.sort() }).toEqual({ path, methods: served.get(path)!.sort() });
+      const documented = operationMethods.filter((method) => method in item);
+      expect({ path, methods: documented }).toEqual({ path, methods: [...operationMethods] });
+    }
+    expect(operations()).toHaveLength(expected.length * operationMethods.length);
+  });
+
+  test("the methods each path serves are the route table's (or the public path's), plus HEAD for GET; every other answers 405", () => {
+    const served = declaredMethods();
+    for (const [path, item] of Object.entries(document.paths)) {
+      const own = operationMethods.filter((method) => !refusesMethod(item[method]));
+      expect({ path, served: own.sort() }).toEqual({ path, served: served.get(path)!.sort() });
+      for (const method of operationMethods.filter((each) => refusesMethod(item[each]))) {
+        const operation = item[method]!;
+        const where = `${method} ${path}`;
+        expect({ where, tags: operation.tags, security: operation.security }).toEqual({ where, tags: [otherMethodsTag.name], security: [] });
+        expect({ where, allow: describedAllow(operation) }).toEqual({ where, allow: own.map((each) => each.toUpperCase()).sort() });
+      }
     }
   });
 
-  test("the paths outside the route table are public endpoints, and the route table's are not", () => {
+  test("the paths outside the route table are /graphql and the public endpoints; only REST and /graphql need the key", () => {
     const restPaths = new Set(restRouteTable.map((route) => route.path));
     for (const path of Object.keys(document.paths)) {
-      expect({ path, public: isPublicPath(path) }).toEqual({ path, public: !restPaths.has(path) });
-      const security = operations().filter((entry) => entry.path === path).map((entry) => entry.operation.security);
-      for (const requirement of security) expect({ path, security: requirement }).toEqual({ path, security: restPaths.has(path) ? document.security : [] });
+      expect({ path, public: isPublicPath(path) }).toEqual({ path, public: !restPaths.has(path) && path !== "/graphql" });
+      for (const { operation } of servedOperations().filter((entry) => entry.path === path)) {
+        const security = restPaths.has(path) ? document.security : path === "/graphql" ? expect.arrayContaining(document.security) : [];
+        expect({ path, security: operation.security }).toEqual({ path, security });
+      }
     }
+    // GraphiQL's page needs no key: GET and HEAD /graphql list the empty requirement besides the key.
+    expect(document.paths["/graphql"].get!.security).toContainEqual({});
+    expect(document.paths["/graphql"].post!.security).toEqual(document.security);
   });
 
   test("the path template's parameters are declared on the path, required", () => {
@@ -173,38 +216,173 @@ describe("paths and methods of /openapi.json", () => {
 });
 
 describe("404 and 405 on every path", () => {
-  test("every operation documents 404, and 405 with the Allow header", () => {
-    const all = operations();
-    expect(all.length).toBeGreaterThan(restRouteTable.length);
-    for (const { path, method, operation } of all) {
+  test("every served operation documents 404; every other method's operation 405 with the Allow header, and nothing else but an unknown file's 404", () => {
+    expect(servedOperations().length).toBeGreaterThan(restRouteTable.length);
+    for (const { path, method, operation } of operations()) {
       const where = `${method} ${path}`;
-      expect({ where, statuses: Object.keys(operation.responses) }).toEqual({ where, statuses: expect.arrayContaining(["404", "405"]) });
-      const notFound = resolve<Response>(operation.responses["404"]);
-      expect({ where, description: typeof notFound.description }).toEqual({ where, description: "string" });
+      const statuses = Object.keys(operation.responses);
+      if (!refusesMethod(operation)) {
+        expect({ where, statuses }).toEqual({ where, statuses: expect.arrayContaining(["404"]) });
+        expect({ where, description: typeof resolve<Response>(operation.responses["404"]).description }).toEqual({ where, description: "string" });
+        continue;
+      }
+      const unknownFile = path.includes("{file}");
+      expect({ where, statuses: statuses.sort() }).toEqual({ where, statuses: unknownFile ? ["404", "405"] : ["405"] });
       const notAllowed = resolve<Response>(operation.responses["405"]);
       const allow = notAllowed.headers?.Allow && resolve(notAllowed.headers.Allow);
       expect({ where, allow: allow?.schema }).toEqual({ where, allow: { type: "string" } });
+      expect({ where, body: notAllowed.content !== undefined }).toEqual({ where, body: method !== "head" });
     }
   });
 
-  test("the Allow each path documents is the one the server sends, for every method the path does not serve", async () => {
-    for (const [path, item] of Object.entries(document.paths)) {
-      const documented = new Set(operations().filter((entry) => entry.path === path).map((entry) => entry.operation.responses["405"].description));
-      expect({ path, descriptions: documented.size }).toEqual({ path, descriptions: 1 });
-      const allow = /`Allow: ([A-Z, ]+)`/.exec([...documented][0] ?? "")?.[1];
-      const others = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"].filter((method) => !(method.toLowerCase() in item));
-      expect(others.length).toBeGreaterThan(0);
-      for (const method of others) {
-        const answer = await refusal(method, path);
-        expect({ path, method, status: answer.status, allow: answer.allow }).toEqual({ path, method, status: 405, allow });
-      }
-    }
+  test("a 405 operation is named after its method and path, and GraphQL's is in GraphQL's error shape", () => {
+    expect(document.paths["/statistics/missions/last-7-days"].post!.operationId).toBe("postStatisticsMissionsLast7DaysNotAllowed");
+    expect(document.paths["/vehicles/{vehicle}"].trace!.operationId).toBe("traceVehiclesVehicleNotAllowed");
+    expect(document.paths["/healthz"].options!.operationId).toBe("optionsHealthzNotAllowed");
+    const graphql = resolve<Response>(document.paths["/graphql"].put!.responses["405"]);
+    expect(Object.keys(graphql.content!).sort()).toEqual(["application/graphql-response+json", "application/json"]);
+    expect((graphql.content!["application/json"].example as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe("METHOD_NOT_ALLOWED");
+    const rest = resolve<Response>(document.paths["/vehicles"].put!.responses["405"]);
+    expect(Object.keys(rest.content!)).toEqual(["application/json"]);
   });
 
   test("the 405 example is what the server says to DELETE on a GET-only path", async () => {
     const getOnly = Object.keys(document.paths).find((path) => !isPublicPath(path) && restRouteTable.filter((route) => route.path === path).every((route) => route.method === "GET"))!;
     const example = (document.components.responses.MethodNotAllowed.content!["application/json"].example as { message: string }).message;
     expect((await refusal("DELETE", getOnly)).message).toBe(example);
+  });
+
+  test("the Allow the public endpoints send without a database is the one documented", async () => {
+    for (const path of Object.keys(publicPaths).filter((each) => isPublicPath(each) && !each.includes("{"))) {
+      for (const method of operationMethods.filter((each) => refusesMethod(document.paths[path][each]))) {
+        const answer = await refusal(method.toUpperCase(), path);
+        const allow = answer.allow?.split(", ").sort();
+        expect({ path, method, status: answer.status, allow }).toEqual({ path, method, status: 405, allow: describedAllow(document.paths[path][method]!) });
+      }
+    }
+  });
+});
+
+/** A request as node's client sends it: any method (fetch refuses TRACE), the body as bytes. */
+function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method, agent, headers: body === undefined ? headers : { ...headers, "Content-Length": String(Buffer.byteLength(body)) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+describe("every path and every method, as a real service answers them", () => {
+  let service: TestService;
+  let network: TestNetwork;
+  const agent = new http.Agent({ keepAlive: true });
+
+  beforeAll(async () => {
+    service = await startService();
+    network = await service.network();
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await service?.close();
+  });
+
+  /**
+   * The requests to send to a path template: its `{name}` segments filled with a record of the
+   * key's network (a vehicle, an officer) or, for `{file}`, with each file its page links to and
+   * a name that is none.
+   */
+  async function concretePaths(template: string, values: Record<string, string>): Promise<string[]> {
+    if (!template.includes("{file}")) return [template.replace(/\{(\w+)\}/g, (_, name: string) => values[name])];
+    const pagePath = template.slice(0, template.indexOf("/assets/"));
+    const page = (await send(agent, `${service.url}${pagePath}`, "GET", {})).body.toString("utf8");
+    const linked = [...new Set([...page.matchAll(/(?:href|src)="([^"]+)"/g)].map(([, link]) => link).filter((link) => link.startsWith(`${pagePath}/assets/`)))];
+    expect({ page: pagePath, linked: linked.length > 0 }).toEqual({ page: pagePath, linked: true });
+    return [...linked, `${pagePath}/assets/no-such-file.js`];
+  }
+
+  /** The media type of a Content-Type header, without its parameters. */
+  const mediaType = (contentType: string | undefined) => contentType?.split(";")[0].trim().toLowerCase();
+
+  test("every method on every path, with and without a key, answers a status and a Content-Type its operation documents", async () => {
+    const created = await send(agent, `${service.url}/vehicles`, "POST", { "X-API-Key": network.apiKey, "Content-Type": "application/json" }, JSON.stringify({ plate: "DOC 1" }));
+    expect(created.status).toBe(201);
+    const officer = await network.officer("1001");
+    const values: Record<string, string> = { vehicle: String(JSON.parse(created.body.toString()).data.id), identifier: encodeURIComponent(officer.identifier) };
+    // What a client asks for: anything, a browser's page, GraphQL's own media type, one nothing is answered in.
+    const accepts = [undefined, "text/html,application/xhtml+xml,*/*;q=0.8", "application/graphql-response+json", "text/plain"];
+    // DELETE last, so that the other methods find the vehicle.
+    const methods = [...operationMethods].sort((a, b) => Number(a === "delete") - Number(b === "delete"));
+
+    const problems: unknown[] = [];
+    const answered = new Map<string, Set<string>>();
+    for (const [template, item] of Object.entries(document.paths)) {
+      for (const path of await concretePaths(template, values)) {
+        for (const method of methods) {
+          const operation = item[method];
+          const where = `${method.toUpperCase()} ${path}`;
+          if (!operation) {
+            problems.push({ where, problem: `no operation for ${method} ${template}` });
+            continue;
+          }
+          // The operation's example body, and its query parameters' examples (a required instant: a day ago).
+          const requestBody = operation.requestBody && resolve<RequestBody>(operation.requestBody);
+          const example = requestBody?.content["application/json"]?.example;
+          const query = (operation.parameters ?? [])
+            .map((parameter) => resolve<Parameter>(parameter))
+            .filter((parameter) => parameter.in === "query")
+            .flatMap((parameter) => {
+              const isInstant = parameter.required && (parameter.schema as Schema).format === "date-time";
+              const value = parameter.example ?? (isInstant ? new Date(Date.now() - 86_400_000).toISOString() : undefined);
+              return value === undefined ? [] : [`${parameter.name}=${encodeURIComponent(String(value))}`];
+            });
+          const url = `${service.url}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
+          for (const key of [null, network.apiKey]) {
+            for (const accept of accepts) {
+              const headers: Record<string, string> = {};
+              if (key) headers["X-API-Key"] = key;
+              if (accept) headers.Accept = accept;
+              if (example !== undefined) headers["Content-Type"] = "application/json";
+              const answer = await send(agent, url, method.toUpperCase(), headers, example === undefined ? undefined : JSON.stringify(example));
+              const request = { where, key: key !== null, accept };
+              const documented = operation.responses[answer.status];
+              if (!documented) {
+                problems.push({ ...request, status: answer.status, documented: Object.keys(operation.responses), body: answer.body.toString("utf8").slice(0, 200) });
+                continue;
+              }
+              answered.set(`${method} ${template}`, (answered.get(`${method} ${template}`) ?? new Set()).add(String(answer.status)));
+              const response = resolve<Response>(documented);
+              const contentType = mediaType(answer.headers["content-type"]);
+              if (method === "head") {
+                if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: "HEAD answered a body" });
+              } else if (response.content === undefined) {
+                if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: `a body (${contentType}) where none is documented` });
+              } else if (contentType === undefined || !(contentType in response.content)) {
+                problems.push({ ...request, status: answer.status, contentType, documented: Object.keys(response.content) });
+              }
+              if (answer.status === 405 && refusesMethod(operation)) {
+                const allow = String(answer.headers.allow ?? "").split(", ").sort();
+                if (JSON.stringify(allow) !== JSON.stringify(describedAllow(operation))) problems.push({ ...request, allow, described: describedAllow(operation) });
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+
+    // Each operation was answered: the 405 ones with 405, the served ones with their success at least once.
+    const unanswered = operations()
+      .filter(({ path, method, operation }) => {
+        const statuses = answered.get(`${method} ${path}`) ?? new Set();
+        return refusesMethod(operation) ? !statuses.has("405") : ![...statuses].some((status) => status.startsWith("2"));
+      })
+      .map(({ path, method }) => `${method} ${path}: ${[...(answered.get(`${method} ${path}`) ?? [])].join(", ")}`);
+    expect(unanswered).toEqual([]);
   });
 });
 
@@ -222,12 +400,13 @@ describe("HEAD", () => {
     }
   });
 
-  test("the router answers HEAD wherever GET is served, and only there", () => {
+  test("the router answers HEAD wherever GET is served, and only there (elsewhere HEAD's operation is a 405)", () => {
     for (const route of restRouteTable) {
       const match = matchRoute("HEAD", concrete(route.path));
       const servesGet = restRouteTable.some((other) => other.path === route.path && other.method === "GET");
       expect({ path: route.path, head: match !== null && "route" in match }).toEqual({ path: route.path, head: servesGet });
-      expect({ path: route.path, documented: "head" in document.paths[route.path] }).toEqual({ path: route.path, documented: servesGet });
+      const head = document.paths[route.path].head!;
+      expect({ path: route.path, served: !refusesMethod(head) }).toEqual({ path: route.path, served: servesGet });
     }
   });
 });
@@ -254,18 +433,38 @@ describe("operations as the route table has them", () => {
     }
   });
 
-  test("every REST operation documents 401, 429 and 503", () => {
-    for (const { path, method, operation } of operations()) {
+  test("every operation of REST and /graphql documents 401, 429 and 503", () => {
+    for (const { path, method, operation } of servedOperations()) {
       if (isPublicPath(path)) continue;
       expect({ path, method, statuses: Object.keys(operation.responses) }).toEqual({ path, method, statuses: expect.arrayContaining(["401", "429", "503"]) });
     }
   });
 
-  test("operationIds are unique and every tag is declared", () => {
+  test("operationIds are unique, every tag is declared and used, and the other methods' tag is last", () => {
     const ids = operations().map((entry) => entry.operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const tags = new Set(document.tags.map((tag) => tag.name));
-    for (const { path, operation } of operations()) for (const tag of operation.tags) expect({ path, tag, declared: tags.has(tag) }).toEqual({ path, tag, declared: true });
+    const tags = document.tags.map((tag) => tag.name);
+    for (const { path, operation } of operations()) for (const tag of operation.tags) expect({ path, tag, declared: tags.includes(tag) }).toEqual({ path, tag, declared: true });
+    const used = new Set(operations().flatMap((entry) => entry.operation.tags));
+    expect(tags.filter((tag) => !used.has(tag))).toEqual([]);
+    expect(document.tags.at(-1)).toEqual(otherMethodsTag);
+  });
+
+  test("every operation is well-formed: an id, one tag, a summary, security of declared schemes, responses with descriptions under status codes", () => {
+    const schemes = Object.keys(document.components.securitySchemes);
+    for (const { path, method, operation } of operations()) {
+      const where = `${method} ${path}`;
+      expect({ where, id: operation.operationId }).toEqual({ where, id: expect.stringMatching(/^[A-Za-z][A-Za-z0-9]*$/) });
+      expect({ where, tags: operation.tags.length, summary: typeof operation.summary }).toEqual({ where, tags: 1, summary: "string" });
+      for (const requirement of operation.security) for (const name of Object.keys(requirement)) expect({ where, scheme: name, declared: schemes.includes(name) }).toEqual({ where, scheme: name, declared: true });
+      expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect({ where, status }).toEqual({ where, status: expect.stringMatching(/^[1-5]\d\d$/) });
+        const resolved = resolve<Response>(response);
+        expect({ where, status, description: typeof resolved.description }).toEqual({ where, status, description: "string" });
+        for (const type of Object.keys(resolved.content ?? {})) expect({ where, status, type }).toEqual({ where, status, type: expect.stringMatching(/^[a-z]+\/[a-z0-9.+-]+$/) });
+      }
+    }
   });
 
   test("every $ref in the document resolves", () => {

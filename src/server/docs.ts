@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { errorJson, onlyFetchMethods, toResponse } from "../rest/responses";
+import { otherMethodsTag } from "../rest/openapi/paths";
 import { Response } from "@whatwg-node/fetch";
 
 const assetsPath = "/docs/assets/";
@@ -24,18 +25,27 @@ const distFiles: Record<string, string> = {
 /**
  * Starts Swagger UI on /openapi.json. validatorUrl null: the default sends the document's URL
  * to validator.swagger.io, which leaks it and fails offline. persistAuthorization keeps the
- * entered API key across reloads (in the browser's localStorage).
+ * entered API key across reloads (in the browser's localStorage). The document lists its tags
+ * in the order Swagger UI shows them, the tag of the methods a path does not serve (405) last;
+ * docExpansion "list" (the default) opens every tag, so once the document is shown (onComplete)
+ * that one is closed, unless the page was opened on a link into it (deepLinking's #/tag/...).
  */
 const initializer = `window.addEventListener("load", function () {
+  var collapsedTag = ${JSON.stringify(otherMethodsTag.name)};
   window.ui = SwaggerUIBundle({
     url: "/openapi.json",
     dom_id: "#swagger-ui",
     deepLinking: true,
+    docExpansion: "list",
     persistAuthorization: true,
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     plugins: [SwaggerUIBundle.plugins.DownloadUrl],
     layout: "StandaloneLayout",
+    onComplete: function () {
+      var linked = decodeURIComponent(window.location.hash.replace(/^#\\/?/, "")).split("/")[0];
+      if (linked !== collapsedTag) window.ui.layoutActions.show(["operations-tag", collapsedTag], false);
+    },
   });
 });
 `;

@@ -1,6 +1,6 @@
 // The shared components other than schemas: security schemes, parameters, request bodies,
 // headers and responses. Operations reference them (./paths.ts, ./overlays.ts).
-import { errorBody, headerRef, jsonContent, schemaRef } from "./refs";
+import { errorBody, graphqlErrorBody, headerRef, jsonContent, schemaRef } from "./refs";
 import type { Header, Parameter, RequestBody, Response, Schema } from "./types";
 import { vehicleRequestExample } from "./vehicle";
 import { searchableFieldNames } from "../../model/vehicleFields";
@@ -8,6 +8,7 @@ import { perPageMax } from "../../resolvers/pages";
 import { searchMaxLength } from "../../resolvers/vehicles";
 import { identifierMaxLength } from "../../resolvers/officers";
 import { parameterNamesOf } from "../queryParameters";
+import { bodyTooLargeMessage } from "../requestBody";
 
 export const securitySchemes: Record<string, Schema> = {
   ApiKeyHeader: {
@@ -102,6 +103,42 @@ export const parameters: Record<string, Parameter> = {
     description: `Alias of \`${perPage}\`; ignored when \`${perPage}\` is sent.`,
     schema: schemaRef("PerPage"),
   },
+  File: {
+    name: "file",
+    in: "path",
+    required: true,
+    description:
+      "A file the page links to (its scripts, stylesheets and icons). Any other name answers 404, to every method: " +
+      "the file is looked up before the method.",
+    schema: { type: "string" },
+  },
+
+  // GraphQL over HTTP, GET: the request in the query string (Yoga parses it).
+  GraphQLQuery: {
+    name: "query",
+    in: "query",
+    description: "The GraphQL document: a query (a mutation sent with GET answers 405 with `Allow: POST`). Left out: 200 with an error.",
+    schema: { type: "string" },
+    example: "{ vehicles(perPage: 5) { data { id plate } meta { total } } }",
+  },
+  GraphQLVariables: {
+    name: "variables",
+    in: "query",
+    description: "The operation's variables, a JSON object as text. Not JSON, or not an object: 400.",
+    schema: { type: "string" },
+  },
+  GraphQLOperationName: {
+    name: "operationName",
+    in: "query",
+    description: "Which operation of the document to run, when it has several.",
+    schema: { type: "string" },
+  },
+  GraphQLExtensions: {
+    name: "extensions",
+    in: "query",
+    description: "Request extensions, a JSON object as text. Not JSON, or not an object: 400.",
+    schema: { type: "string" },
+  },
 };
 
 export const requestBodies: Record<string, RequestBody> = {
@@ -119,6 +156,17 @@ export const requestBodies: Record<string, RequestBody> = {
     description: "Optional. When sent, it must be a JSON object (an empty one); its fields are ignored.",
     required: false,
     content: jsonContent(schemaRef("IgnoredBody"), {}),
+  },
+  GraphQLRequest: {
+    description:
+      "The GraphQL request: as JSON, or the document alone as `application/graphql`. Yoga also reads " +
+      "`application/x-www-form-urlencoded` and GraphQL multipart requests (`multipart/form-data`); any other " +
+      "Content-Type answers 415.",
+    required: true,
+    content: {
+      "application/json": { schema: schemaRef("GraphQLRequest"), example: { query: "query Plates($n: Int) { vehicles(perPage: $n) { data { id plate } } }", variables: { n: 5 } } },
+      "application/graphql": { schema: { type: "string" }, example: "{ vehicles { meta { total } } }" },
+    },
   },
 };
 
@@ -166,7 +214,7 @@ export const responses: Record<string, Response> = {
   },
   BodyTooLarge: {
     description: "The body is larger than 1 MiB (no valid body comes near it); the connection is closed.",
-    content: errorBody("The request body must not exceed 1048576 bytes."),
+    content: errorBody(bodyTooLargeMessage),
   },
   UnsupportedMediaType: {
     description: "A body was sent with a Content-Type that is not JSON (`application/json` or `application/*+json`).",
@@ -190,5 +238,49 @@ export const responses: Record<string, Response> = {
   ServiceUnavailable: {
     description: "The database is unavailable; retry later.",
     content: errorBody("The service is temporarily unavailable. Please retry."),
+  },
+  FileNotFound: {
+    description: "No such file: only the files the page links to are served. Answered to every method, before the method is looked at.",
+    content: errorBody("Not Found."),
+  },
+
+  // /graphql: its errors in GraphQL's shape, as the Accept header asks (application/json or application/graphql-response+json).
+  GraphQLBadRequest: {
+    description:
+      "Refused before any operation ran: a document over a limit (`extensions.limit`, `extensions.max`), a `variables` " +
+      "or `extensions` parameter that is not a JSON object, a body that is not valid JSON or is nested too deep, a batch " +
+      "(a JSON array); and, only when the client accepts `application/graphql-response+json`, a document that does not " +
+      "parse or validate (as `application/json` those answer 200 with `errors`, as GraphQL over HTTP has it).",
+    content: graphqlErrorBody("The document exceeds the limit of 15 aliases.", "BAD_USER_INPUT", { limit: "aliases", max: 15 }),
+  },
+  GraphQLUnauthenticated: {
+    description: "No API key, an unknown, revoked or expired one, or X-API-Key and Bearer token that differ.",
+    content: graphqlErrorBody("Unauthenticated.", "UNAUTHENTICATED"),
+  },
+  GraphQLTooManyRequests: {
+    description: "The key is over `RATE_LIMIT_PER_MINUTE` (only when that limit is configured), or its line of operations is full.",
+    headers: { "Retry-After": headerRef("RetryAfter") },
+    content: graphqlErrorBody("Too Many Attempts.", "RATE_LIMITED"),
+  },
+  GraphQLServiceUnavailable: {
+    description: "The database is unavailable, or the operation waited too long for its turn; retry later.",
+    content: graphqlErrorBody("The service is temporarily unavailable. Please retry.", "UNAVAILABLE"),
+  },
+  GraphQLMethodNotAllowed: {
+    description: "The path is not served with this method; `Allow` lists the methods it is. Answered before the API key is checked.",
+    headers: { Allow: headerRef("Allow") },
+    content: graphqlErrorBody("The PUT method is not supported for /graphql. Supported: GET, HEAD, POST.", "METHOD_NOT_ALLOWED"),
+  },
+  GraphQLBodyTooLarge: {
+    description: "The body is larger than 1 MiB; the connection is closed.",
+    content: graphqlErrorBody(bodyTooLargeMessage, "BAD_USER_INPUT"),
+  },
+  GraphQLUnsupportedMediaType: {
+    description: "The body's Content-Type is none that Yoga reads (see the request body); no body.",
+  },
+  NotAcceptable: {
+    description:
+      "The Accept header names none of the media types /graphql answers in (application/graphql-response+json, " +
+      "application/json, text/event-stream, multipart/mixed; and text/html for GraphiQL's page, GET only); no body.",
   },
 };

@@ -9,11 +9,19 @@ time, and statistics, each confined to the **network of the API key** sent with 
 **GraphQL at \`/graphql\` is the primary interface** (GraphiQL opens there in a browser); these
 REST routes are generated from the same schema (SOFA) and reshaped to the conventions of the
 Laravel-style API that existing clients know. Both need an API key. This document is served at
-\`/openapi.json\` and browsable at \`/docs\`; \`/healthz\` and \`/readyz\` need no key.
+\`/openapi.json\` and browsable at \`/docs\`; \`/healthz\`, \`/readyz\`, the docs and the
+\`/dashboard\` page need no key.
+
+Besides the REST routes, the document describes every other path the service answers: GraphQL's
+HTTP interface at \`/graphql\` (its schema is GraphQL's own: GraphiQL's Docs), health, this
+document and its docs, the dashboard. **Every path has an operation for each HTTP method**: a
+method it does not serve answers \`405\` with \`Allow\`, listed under *Other methods*.
 
 ## Conventions
 - Paths sit at the server root (no \`/api\` prefix); a trailing slash is tolerated.
-- Every response body is JSON (\`Content-Type: application/json\`), errors included, except \`204\`.
+- Every REST response body is JSON (\`Content-Type: application/json\`), errors included, except
+  \`204\`; \`/graphql\` answers as GraphQL over HTTP, the pages (\`/docs\`, \`/dashboard\`, GraphiQL)
+  as HTML.
 - Times are ISO-8601 UTC strings (\`2026-11-21T22:10:00.000Z\`); \`tuv\` / \`generalInspection\`
   is a calendar date \`YYYY-MM-DD\`.
 - Every \`GET\` route also answers \`HEAD\` (same status and headers, no body).

@@ -3,9 +3,10 @@
 // response's description, schema and example, and the errors only it answers. The paths and
 // their methods come from the route table (src/rest/routes.ts); the success status, the path
 // parameters and the errors every route shares are added by ./paths.ts, which fails at load when
-// a route has no overlay or an overlay no route.
-import { errorBody, responseRef } from "./refs";
-import type { Reference, Response } from "./types";
+// a route has no overlay or an overlay no route. The paths the service answers besides the REST
+// routes (GraphQL, health, the docs, the dashboard) are declared here alone, with their methods.
+import { errorBody, graphqlContent, graphqlErrorBody, headerRef, responseRef, schemaRef } from "./refs";
+import type { MediaType, Reference, Response } from "./types";
 import { vehicleExample } from "./vehicle";
 
 export interface Overlay {
@@ -16,10 +17,15 @@ export interface Overlay {
   parameters?: string[];
   /** The request body, by component name: exactly the routes that read a body have one. */
   requestBody?: string;
-  /** The success response; its status comes from the route's kind. No schema: no body. */
-  success: { description: string; schema?: string; example?: unknown };
+  /**
+   * The success response; its status comes from the route's kind (200 on the public paths). Its
+   * body: JSON of the component `schema`, or any media types in `content`; neither: no body.
+   */
+  success: { description: string; schema?: string; example?: unknown; content?: Record<string, MediaType> };
   /** Errors this route answers beyond the ones every route shares. */
   errors?: Record<string, Response | Reference>;
+  /** Answers something without the key too (GraphiQL's page): the key is optional in its `security`. */
+  keyOptional?: boolean;
 }
 
 const notFound = { "404": responseRef("NotFound") };
@@ -281,21 +287,165 @@ export const restOverlays: Record<string, Overlay> = {
 };
 
 /**
- * The public endpoints the document describes (src/server/publicEndpoints.ts): health checks,
- * without key or rate limit. They are not REST routes, so their key is their only declaration here.
+ * A path the service answers besides the REST routes: GraphQL (src/server/app.ts), and the
+ * endpoints that need no key (src/server/publicEndpoints.ts, src/server/docs.ts,
+ * src/dashboard/serve.ts). Its methods are the keys of `operations`, HEAD wherever GET is; every
+ * other method answers 405 (./paths.ts adds those operations).
  */
-export const publicOverlays: Record<string, Overlay> = {
-  "GET /healthz": {
-    operationId: "healthz",
-    summary: "Liveness",
-    description: "Answers 200 while the process runs. No API key needed.",
-    success: { description: "The process is up.", schema: "Health", example: { status: "ok" } },
+export interface PublicPath {
+  tag: string;
+  operations: Partial<Record<"GET" | "POST", Overlay>>;
+  /** Needs the API key (401, 429, 503): /graphql only. Else no key and no rate limit. */
+  authenticated?: boolean;
+  /** The shape of its errors: the contract's `{"message"}`, or GraphQL's `{"errors"}` (/graphql). */
+  errorShape: "contract" | "graphql";
+  /** Answered to every method, served or not, before the method is looked at (an unknown file). */
+  anyMethod?: Record<string, Response | Reference>;
+}
+
+const text = { schema: { type: "string" } };
+const page = (description: string): Overlay["success"] => ({ description, content: { "text/html": text } });
+
+/** /graphql's 200: the result in the media type the Accept header asks for; GraphiQL's page on GET. */
+const graphqlResult = (graphiql: boolean): Overlay["success"] => ({
+  description:
+    "The operation's result: `data`, and `errors` for what failed (an operation's own errors, such as NOT_FOUND or " +
+    "BAD_USER_INPUT, answer 200 with `errors`; so does, as `application/json`, a document that does not parse or " +
+    "validate). With `Accept: text/event-stream` or `multipart/mixed` the result comes as one event or part." +
+    (graphiql ? " To a browser (`Accept` naming `text/html`): GraphiQL's page, without key." : ""),
+  content: {
+    ...graphqlContent(schemaRef("GraphQLResponse"), { data: { vehicles: { data: [{ id: 42, plate: "LSPD-1042" }], meta: { total: 38 } } } }),
+    "text/event-stream": text,
+    "multipart/mixed": text,
+    ...(graphiql && { "text/html": text }),
   },
-  "GET /readyz": {
-    operationId: "readyz",
-    summary: "Readiness",
-    description: "200 when the database is reachable, else 503. No API key needed.",
-    success: { description: "The database is reachable.", schema: "Health", example: { status: "ready" } },
-    errors: { "503": { description: "The database is unreachable.", content: errorBody("The database is unreachable.") } },
+});
+
+export const publicPaths: Record<string, PublicPath> = {
+  "/graphql": {
+    tag: "GraphQL",
+    authenticated: true,
+    errorShape: "graphql",
+    operations: {
+      GET: {
+        operationId: "graphqlQuery",
+        summary: "Run a GraphQL query (in a browser: GraphiQL)",
+        description:
+          "GraphQL over HTTP, the request in the query string: queries only. The schema is GraphQL's own (schema.graphql, " +
+          "or GraphiQL's Docs), not described here. A browser's request (`Accept` naming `text/html`) gets GraphiQL's page " +
+          "instead, which needs no key.",
+        parameters: ["GraphQLQuery", "GraphQLVariables", "GraphQLOperationName", "GraphQLExtensions"],
+        keyOptional: true,
+        success: graphqlResult(true),
+        errors: {
+          "400": responseRef("GraphQLBadRequest"),
+          "405": {
+            description: "A mutation sent with GET: Yoga answers 405 with `Allow: POST`.",
+            headers: { Allow: headerRef("Allow") },
+            content: graphqlErrorBody("Can only perform a mutation operation from a POST request.", "BAD_REQUEST"),
+          },
+          "406": responseRef("NotAcceptable"),
+        },
+      },
+      POST: {
+        operationId: "graphqlOperation",
+        summary: "Run a GraphQL operation",
+        description:
+          "GraphQL over HTTP, the request in the body: queries and mutations. The schema is GraphQL's own (schema.graphql, " +
+          "or GraphiQL's Docs at GET /graphql), not described here.",
+        requestBody: "GraphQLRequest",
+        success: graphqlResult(false),
+        errors: { "406": responseRef("NotAcceptable") },
+      },
+    },
+  },
+  "/healthz": {
+    tag: "Health",
+    errorShape: "contract",
+    operations: {
+      GET: {
+        operationId: "healthz",
+        summary: "Liveness",
+        description: "Answers 200 while the process runs. No API key needed.",
+        success: { description: "The process is up.", schema: "Health", example: { status: "ok" } },
+      },
+    },
+  },
+  "/readyz": {
+    tag: "Health",
+    errorShape: "contract",
+    operations: {
+      GET: {
+        operationId: "readyz",
+        summary: "Readiness",
+        description: "200 when the database is reachable, else 503. No API key needed.",
+        success: { description: "The database is reachable.", schema: "Health", example: { status: "ready" } },
+        errors: { "503": { description: "The database is unreachable.", content: errorBody("The database is unreachable.") } },
+      },
+    },
+  },
+  "/openapi.json": {
+    tag: "Documentation",
+    errorShape: "contract",
+    operations: {
+      GET: {
+        operationId: "getOpenApiDocument",
+        summary: "This document",
+        description: "This OpenAPI 3.1 document, browsable at /docs. No API key needed.",
+        success: { description: "The document.", schema: "OpenApiDocument" },
+      },
+    },
+  },
+  "/docs": {
+    tag: "Documentation",
+    errorShape: "contract",
+    operations: {
+      GET: {
+        operationId: "getDocs",
+        summary: "This document in Swagger UI",
+        description: "Swagger UI's page on /openapi.json, with all its files served from here (it works offline). No API key needed.",
+        success: page("Swagger UI's page."),
+      },
+    },
+  },
+  "/docs/assets/{file}": {
+    tag: "Documentation",
+    errorShape: "contract",
+    anyMethod: { "404": responseRef("FileNotFound") },
+    operations: {
+      GET: {
+        operationId: "getDocsFile",
+        summary: "A file of Swagger UI's page",
+        description: "The scripts, stylesheets and icons /docs links to. No API key needed.",
+        success: { description: "The file.", content: { "text/javascript": text, "text/css": text, "image/png": {} } },
+      },
+    },
+  },
+  "/dashboard": {
+    tag: "Dashboard",
+    errorShape: "contract",
+    operations: {
+      GET: {
+        operationId: "getDashboard",
+        summary: "The dashboard page",
+        description:
+          "A page of the network's duty hours, officers and counts; it asks for the API key and sends it with each GraphQL " +
+          "operation, the only thing it calls. The page itself needs no key.",
+        success: page("The dashboard's page."),
+      },
+    },
+  },
+  "/dashboard/assets/{file}": {
+    tag: "Dashboard",
+    errorShape: "contract",
+    anyMethod: { "404": responseRef("FileNotFound") },
+    operations: {
+      GET: {
+        operationId: "getDashboardFile",
+        summary: "A file of the dashboard page",
+        description: "The script and the stylesheet /dashboard links to. No API key needed.",
+        success: { description: "The file.", content: { "text/javascript": text, "text/css": text } },
+      },
+    },
   },
 };

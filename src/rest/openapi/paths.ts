@@ -1,17 +1,19 @@
 // The document's paths, generated: every route of the route table (src/rest/routes.ts) with its
-// overlay (./overlays.ts), and the public endpoints the overlays describe. Added here, the same
-// for every route: the success status and whether a body is read (from the route's kind), the
-// path parameters (from the path template), the errors every route shares, 404 and 405 with
-// `Allow` on every path, and a HEAD operation wherever GET is served (as src/rest/router.ts
-// answers). Building fails at module load when routes, overlays and components disagree.
+// overlay (./overlays.ts), and the paths the overlays declare besides them (GraphQL, health, the
+// docs, the dashboard). Added here, the same for every path: the success status and whether a
+// body is read (from the route's kind), the path parameters (from the path template), the errors
+// every route shares, a HEAD operation wherever GET is served (as src/rest/router.ts answers),
+// and for each of OpenAPI's eight methods a path does not serve an operation answering 405 with
+// `Allow` (tagged "Other methods"), so that every answer of the service has an operation. Building
+// fails at module load when routes, overlays and components disagree.
 import { pathArgumentNames, restRouteTable } from "../routes";
 import { restSchema } from "./schemas";
 import { queryParametersOf } from "./fromGraphQL";
 import { parameters, requestBodies, responses } from "./components";
-import { publicOverlays, restOverlays, type Overlay } from "./overlays";
+import { publicPaths, restOverlays, type Overlay, type PublicPath } from "./overlays";
 import { bodyRef, jsonContent, parameterRef, refName, responseRef, schemaRef } from "./refs";
 import { schemas } from "./schemas";
-import type { Method, Operation, Parameter, PathItem, Reference, Response, SecurityRequirement } from "./types";
+import { operationMethods, type Method, type Operation, type Parameter, type PathItem, type Reference, type Response, type SecurityRequirement } from "./types";
 
 type RestRoute = (typeof restRouteTable)[number];
 type RouteKind = RestRoute["does"];
@@ -28,18 +30,34 @@ export const routeKey = ({ method, path }: DocumentedRoute) => `${method} ${path
 /** Every REST route needs the key, sent either way (one of the two requirements suffices). */
 export const apiKeyAuth: SecurityRequirement[] = [{ ApiKeyHeader: [] }, { BearerAuth: [] }];
 
-/** Errors every authenticated route can answer: no or bad key, rate limit, database down. */
-const authenticatedErrors = {
-  "401": responseRef("Unauthenticated"),
-  "429": responseRef("TooManyRequests"),
-  "503": responseRef("ServiceUnavailable"),
+/** Where the key is optional (GraphiQL's page): either way of sending it, or none. */
+const keyOptionalAuth: SecurityRequirement[] = [...apiKeyAuth, {}];
+
+type ErrorShape = PublicPath["errorShape"];
+
+/**
+ * The errors every path of a shape answers alike: without or with a bad key, over the rate
+ * limit, with the database down (authenticated paths); reading a body (paths that read one); a
+ * method the path does not serve. In the contract's `{"message"}`, or GraphQL's `{"errors"}`.
+ */
+const sharedErrors: Record<ErrorShape, { authenticated: Record<string, Reference>; body: Record<string, Reference>; methodNotAllowed: string }> = {
+  contract: {
+    authenticated: { "401": responseRef("Unauthenticated"), "429": responseRef("TooManyRequests"), "503": responseRef("ServiceUnavailable") },
+    body: { "400": responseRef("MalformedJson"), "413": responseRef("BodyTooLarge"), "415": responseRef("UnsupportedMediaType") },
+    methodNotAllowed: "MethodNotAllowed",
+  },
+  graphql: {
+    authenticated: { "401": responseRef("GraphQLUnauthenticated"), "429": responseRef("GraphQLTooManyRequests"), "503": responseRef("GraphQLServiceUnavailable") },
+    body: { "400": responseRef("GraphQLBadRequest"), "413": responseRef("GraphQLBodyTooLarge"), "415": responseRef("GraphQLUnsupportedMediaType") },
+    methodNotAllowed: "GraphQLMethodNotAllowed",
+  },
 };
 
-/** Errors of reading a JSON body (routes that accept one). */
-const bodyErrors = {
-  "400": responseRef("MalformedJson"),
-  "413": responseRef("BodyTooLarge"),
-  "415": responseRef("UnsupportedMediaType"),
+/** The tag of the operations of the methods a path does not serve; the document lists it last. */
+export const otherMethodsTag = {
+  name: "Other methods",
+  description:
+    "Every path answers 405 Method Not Allowed, with Allow, to a method it does not serve; listed so that each answer has an operation.",
 };
 
 /** The status of a route's success, from its kind (src/rest/routes.ts). */
@@ -57,8 +75,11 @@ export function successStatus(does: RouteKind): number {
 /** Whether a route reads a JSON body (and so may answer 400, 413 and 415). */
 export const readsBody = (does: RouteKind) => does.kind === "vehicleWrite" || (does.kind === "data" && does.acceptsBody === true);
 
-/** The `Allow` header of a path with these methods: them, and HEAD where GET is served (as the router answers). */
-export const allowOf = (methods: readonly string[]) => [...methods, ...(methods.includes("GET") ? ["HEAD"] : [])].join(", ");
+/** The methods a path with these methods answers: them, and HEAD where GET is served (as the router answers). */
+export const servedOf = (methods: readonly string[]) => [...methods, ...(methods.includes("GET") && !methods.includes("HEAD") ? ["HEAD"] : [])];
+
+/** The `Allow` header of a path with these methods. */
+export const allowOf = (methods: readonly string[]) => servedOf(methods).join(", ");
 
 /** What keeps routes and overlays from matching one to one; empty when they do. */
 export function overlayMismatches(routes: readonly DocumentedRoute[], overlays: Record<string, unknown>): string[] {
@@ -89,6 +110,16 @@ function pathParameters(path: string): Reference[] {
   });
 }
 
+/** What a path shares among its operations: REST paths are authenticated, in the contract's shape. */
+interface DocumentedPath {
+  path: string;
+  tag: string;
+  /** The key, and 401, 429, 503: the REST routes and /graphql. */
+  authenticated: boolean;
+  errorShape: ErrorShape;
+  anyMethod: Record<string, Response | Reference>;
+}
+
 interface Documented extends DocumentedRoute {
   overlay: Overlay;
   /** Its GraphQL operation (REST routes), and the argument each path segment gives where their names differ. */
@@ -96,9 +127,7 @@ interface Documented extends DocumentedRoute {
   arguments?: RestRoute["arguments"];
   status: number;
   readsBody: boolean;
-  /** REST routes: the key, 401, 429, 503. The public endpoints: none of them. */
-  authenticated: boolean;
-  tag: string;
+  on: DocumentedPath;
 }
 
 /**
@@ -116,39 +145,65 @@ function queryParameters(route: Documented): (Parameter | Reference)[] | undefin
   return derived.length > 0 ? derived : undefined;
 }
 
-function operationOf(route: Documented, allow: string): Operation {
-  const { overlay, status } = route;
+function operationOf(route: Documented): Operation {
+  const { overlay, status, on } = route;
   const where = routeKey(route);
   const query = queryParameters(route);
   if (route.readsBody !== (overlay.requestBody !== undefined)) {
     fail(`${where} ${route.readsBody ? "reads a body but its overlay has no requestBody" : "reads no body but its overlay has a requestBody"}`);
   }
-  if ((status === 204) !== (overlay.success.schema === undefined)) fail(`${where}: a success schema exactly when the status is not 204 (it is ${status})`);
+  const { schema, example, content } = overlay.success;
+  if (schema !== undefined && content !== undefined) fail(`${where}: a success schema or content, not both`);
+  if ((status === 204) !== (schema === undefined && content === undefined)) fail(`${where}: a success body exactly when the status is not 204 (it is ${status})`);
+  if (overlay.keyOptional && !on.authenticated) fail(`${where}: keyOptional on a path that needs no key`);
   const success: Response = { description: overlay.success.description };
-  if (overlay.success.schema) {
-    success.content = jsonContent(schemaRef(need(schemas, "schema", overlay.success.schema, where)), overlay.success.example);
-  }
+  if (schema) success.content = jsonContent(schemaRef(need(schemas, "schema", schema, where)), example);
+  if (content) success.content = content;
+  const shared = sharedErrors[on.errorShape];
   return {
     operationId: overlay.operationId,
-    tags: [route.tag],
+    tags: [on.tag],
     summary: overlay.summary,
     ...(overlay.description !== undefined && { description: overlay.description }),
-    security: route.authenticated ? apiKeyAuth : [],
+    security: on.authenticated ? (overlay.keyOptional ? keyOptionalAuth : apiKeyAuth) : [],
     ...(query && { parameters: query }),
     ...(overlay.requestBody && { requestBody: bodyRef(need(requestBodies, "request body", overlay.requestBody, where)) }),
     responses: {
       [status]: success,
-      ...(route.readsBody ? bodyErrors : {}),
-      ...(route.authenticated ? authenticatedErrors : {}),
+      ...(route.readsBody ? shared.body : {}),
+      ...(on.authenticated ? shared.authenticated : {}),
       "404": responseRef("PathNotFound"),
-      "405": {
-        ...responseRef("MethodNotAllowed"),
-        description:
-          `This path answers ${allow}; any other method answers 405 with \`Allow: ${allow}\`` +
-          (route.authenticated ? ", before the API key is checked." : "."),
-      },
+      ...on.anyMethod,
       ...overlay.errors,
     },
+  };
+}
+
+/** "/statistics/missions/last-7-days" as "StatisticsMissionsLast7Days": the path's words, for operationIds. */
+const pathWords = (path: string) =>
+  path
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map(capitalized)
+    .join("");
+
+/**
+ * The operation of a method the path does not serve: 405 with `Allow` (in the path's error
+ * shape), answered before the key is checked, so none is needed; besides it only what the path
+ * answers to every method first (an unknown file's 404).
+ */
+function notServedOf(on: DocumentedPath, method: Method, allow: string): Operation {
+  const name = method.toUpperCase();
+  const notAllowed = {
+    ...responseRef(sharedErrors[on.errorShape].methodNotAllowed),
+    description: `${on.path} answers ${allow}; ${name} answers 405, with them in \`Allow\`` + (on.authenticated ? ", before the API key is checked." : "."),
+  };
+  return {
+    operationId: `${method}${pathWords(on.path)}NotAllowed`,
+    tags: [otherMethodsTag.name],
+    summary: `Not served: 405 (the path answers ${allow})`,
+    security: [],
+    responses: { ...on.anyMethod, "405": notAllowed },
   };
 }
 
@@ -160,6 +215,9 @@ function withoutBody(response: Response | Reference): Response {
   return { description, ...(resolved.headers && { headers: resolved.headers }) };
 }
 
+const withoutBodies = (responses: Operation["responses"]) =>
+  Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, withoutBody(response)]));
+
 /** HEAD of a GET route: the same parameters and statuses, no bodies. */
 const headOf = (get: Operation): Operation => ({
   operationId: `${get.operationId}Head`,
@@ -168,16 +226,20 @@ const headOf = (get: Operation): Operation => ({
   description: "Answers as GET does, with the same status and headers, and no body.",
   security: get.security,
   ...(get.parameters && { parameters: get.parameters }),
-  responses: Object.fromEntries(Object.entries(get.responses).map(([status, response]) => [status, withoutBody(response)])),
+  responses: withoutBodies(get.responses),
 });
 
-/** The documented routes: the route table's, then the public endpoints'. */
+/** The documented routes: the route table's, then the public paths'. */
 function documentedRoutes(tags: readonly string[]): Documented[] {
   const problems = overlayMismatches(restRouteTable, restOverlays);
   if (problems.length > 0) fail(`the overlays (src/rest/openapi/overlays.ts) and restRouteTable disagree:\n  ${problems.join("\n  ")}`);
-  const tagOf = (path: string) => {
-    const tag = capitalized(path.split("/")[1]);
-    return tags.includes(tag) ? tag : fail(`${path}: no tag "${tag}" (the first segment, capitalized)`);
+  const tagged = (path: string, tag: string) => (tags.includes(tag) ? tag : fail(`${path}: tag "${tag}" is not in the document's tags`));
+  const restPaths = new Map<string, DocumentedPath>();
+  const onRestPath = (path: string) => {
+    let on = restPaths.get(path);
+    // REST paths: the key, the contract's error shape, tagged by their first segment, capitalized.
+    if (!on) restPaths.set(path, (on = { path, tag: tagged(path, capitalized(path.split("/")[1])), authenticated: true, errorShape: "contract", anyMethod: {} }));
+    return on;
   };
   const rest = restRouteTable.map((route) => ({
     method: route.method,
@@ -187,37 +249,57 @@ function documentedRoutes(tags: readonly string[]): Documented[] {
     arguments: route.arguments,
     status: successStatus(route.does),
     readsBody: readsBody(route.does),
-    authenticated: true,
-    tag: tagOf(route.path),
+    on: onRestPath(route.path),
   }));
-  const restPaths = new Set(restRouteTable.map((route) => route.path));
-  const publicOnes = Object.entries(publicOverlays).map(([key, overlay]) => {
-    const [method, path] = key.split(" ") as [HttpMethod, string];
-    if (method !== "GET" || restPaths.has(path)) fail(`public endpoint ${key}: only GET, on a path of no REST route`);
-    return { method, path, overlay, status: 200, readsBody: false, authenticated: false, tag: "Health" };
+  const publicOnes = Object.entries(publicPaths).flatMap(([path, declared]) => {
+    if (restPaths.has(path)) fail(`public path ${path}: a REST route has that path`);
+    const overlays = Object.entries(declared.operations) as [HttpMethod, Overlay][];
+    if (overlays.length === 0) fail(`public path ${path}: no operation`);
+    const on: DocumentedPath = {
+      path,
+      tag: tagged(path, declared.tag),
+      authenticated: declared.authenticated === true,
+      errorShape: declared.errorShape,
+      anyMethod: declared.anyMethod ?? {},
+    };
+    // A public path reads a body exactly where its overlay declares one: it has no route kind.
+    return overlays.map(([method, overlay]) => ({ method, path, overlay, status: 200, readsBody: overlay.requestBody !== undefined, on }));
   });
   return [...rest, ...publicOnes];
 }
 
-/** The paths object: per path its parameters, then its operations in the table's order (HEAD after GET). */
+/**
+ * The paths object: per path its parameters, then its operations in the table's order (HEAD
+ * after GET), then one answering 405 for each OpenAPI method the path does not serve.
+ */
 export function buildPaths(tags: readonly string[]): Record<string, PathItem> {
   const routes = documentedRoutes(tags);
+  if (!tags.includes(otherMethodsTag.name)) fail(`the document's tags lack "${otherMethodsTag.name}"`);
   const paths: Record<string, PathItem> = {};
   const operationIds = new Set<string>();
+  const put = (item: PathItem, method: Method, operation: Operation) => {
+    if (item[method]) fail(`${method.toUpperCase()} is documented twice on one path (${operation.operationId})`);
+    if (operationIds.has(operation.operationId)) fail(`operationId "${operation.operationId}" is used twice`);
+    operationIds.add(operation.operationId);
+    item[method] = operation;
+  };
   for (const path of new Set(routes.map((route) => route.path))) {
     const onPath = routes.filter((route) => route.path === path);
-    const allow = allowOf(onPath.map((route) => route.method));
+    const served = servedOf(onPath.map((route) => route.method)).map((method) => method.toLowerCase());
+    const unknown = served.filter((method) => !(operationMethods as readonly string[]).includes(method));
+    if (unknown.length > 0) fail(`${path}: ${unknown.join(", ")} is no OpenAPI method`);
     const parameters = pathParameters(path);
     const item: PathItem = parameters.length > 0 ? { parameters } : {};
     for (const route of onPath) {
-      const operation = operationOf(route, allow);
-      const operations: [Method, Operation][] = [[route.method.toLowerCase() as Method, operation]];
-      if (route.method === "GET") operations.push(["head", headOf(operation)]);
-      for (const [method, built] of operations) {
-        if (operationIds.has(built.operationId)) fail(`operationId "${built.operationId}" is used twice`);
-        operationIds.add(built.operationId);
-        item[method] = built;
-      }
+      const operation = operationOf(route);
+      put(item, route.method.toLowerCase() as Method, operation);
+      if (route.method === "GET") put(item, "head", headOf(operation));
+    }
+    const allow = allowOf(onPath.map((route) => route.method));
+    for (const method of operationMethods) {
+      if (served.includes(method)) continue;
+      const refused = notServedOf(onPath[0].on, method, allow);
+      put(item, method, method === "head" ? { ...refused, responses: withoutBodies(refused.responses) } : refused);
     }
     paths[path] = item;
   }

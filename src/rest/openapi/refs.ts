@@ -19,3 +19,16 @@ export const jsonContent = (schema: Schema | Reference, example?: unknown): Reco
 });
 
 export const errorBody = (message: string) => jsonContent(schemaRef("Error"), { message });
+
+/**
+ * The media types of /graphql's JSON answers (its errors included), as the Accept header asks:
+ * application/graphql-response+json when the client prefers it, else application/json.
+ */
+export const graphqlMediaTypes = ["application/json", "application/graphql-response+json"] as const;
+
+export const graphqlContent = (schema: Schema | Reference, example?: unknown): Record<string, MediaType> =>
+  Object.fromEntries(graphqlMediaTypes.map((mediaType) => [mediaType, example === undefined ? { schema } : { schema, example }]));
+
+/** A refusal at /graphql in GraphQL's shape: `{"errors": [{"message", "extensions": {"code"}}]}`. */
+export const graphqlErrorBody = (message: string, code: string, extensions: Record<string, unknown> = {}) =>
+  graphqlContent(schemaRef("GraphQLErrors"), { errors: [{ message, extensions: { code, ...extensions } }] });

@@ -1,5 +1,6 @@
 // The component schemas other than the vehicle's (./vehicle.ts): the list's page envelope, the
-// list's query values, dutytime, statistics, errors and health.
+// list's query values, dutytime, statistics, errors and health, the document itself, and
+// GraphQL over HTTP.
 import { vehicleSortFields } from "../../model/vehicleFields";
 import { perPageDefault, perPageMax } from "../../resolvers/pages";
 import { schemaRef } from "./refs";
@@ -167,6 +168,61 @@ export const schemas: Record<string, Schema> = {
     type: "object",
     required: ["status"],
     properties: { status: { type: "string", enum: ["ok", "ready"] } },
+    additionalProperties: false,
+  },
+
+  // --- the document itself, and GraphQL over HTTP at /graphql (its schema is GraphQL's: schema.graphql)
+  OpenApiDocument: {
+    type: "object",
+    description: "This document: OpenAPI 3.1.",
+    required: ["openapi", "info", "paths"],
+    properties: { openapi: { type: "string", const: "3.1.0" }, info: { type: "object" }, paths: { type: "object" } },
+  },
+  GraphQLRequest: {
+    type: "object",
+    description: "A GraphQL request (GraphQL over HTTP). One operation per request: a JSON array (a batch) is refused with 400.",
+    required: ["query"],
+    properties: {
+      query: { type: "string", description: "The GraphQL document." },
+      variables: { type: ["object", "null"], description: "The operation's variables." },
+      operationName: { type: ["string", "null"], description: "Which operation of the document to run, when it has several." },
+      extensions: { type: ["object", "null"] },
+    },
+  },
+  GraphQLError: {
+    type: "object",
+    required: ["message"],
+    properties: {
+      message: { type: "string" },
+      locations: {
+        type: "array",
+        items: { type: "object", required: ["line", "column"], properties: { line: { type: "integer" }, column: { type: "integer" } } },
+      },
+      path: { type: "array", items: { type: ["string", "integer"] } },
+      extensions: {
+        type: "object",
+        description:
+          "`code`: the service's error codes (UNAUTHENTICATED, NOT_FOUND, BAD_USER_INPUT, CONFLICT, RATE_LIMITED, UNAVAILABLE, " +
+          "METHOD_NOT_ALLOWED) or Yoga's (BAD_REQUEST, GRAPHQL_PARSE_FAILED, GRAPHQL_VALIDATION_FAILED); a refusal by a " +
+          "limit names it in `limit` and its maximum in `max`.",
+        properties: { code: { type: "string" } },
+      },
+    },
+  },
+  GraphQLResponse: {
+    type: "object",
+    description: "A GraphQL response: `data` when the operation ran, `errors` when something failed (both when part of it did).",
+    properties: {
+      data: { type: ["object", "null"] },
+      errors: { type: "array", items: schemaRef("GraphQLError"), minItems: 1 },
+      extensions: { type: "object" },
+    },
+  },
+  GraphQLErrors: {
+    type: "object",
+    description: "A GraphQL response of a request refused before any operation ran: errors only.",
+    required: ["errors"],
+    properties: { errors: { type: "array", items: schemaRef("GraphQLError"), minItems: 1 } },
     additionalProperties: false,
   },
 };

@@ -11,7 +11,8 @@ export interface Header {
   schema: Schema;
 }
 export interface MediaType {
-  schema: Schema | Reference;
+  /** None: any bytes (an image). */
+  schema?: Schema | Reference;
   example?: unknown;
   examples?: Record<string, { summary: string; value: unknown }>;
 }
@@ -44,7 +45,9 @@ export interface Operation {
   requestBody?: RequestBody | Reference;
   responses: Record<string, Response | Reference>;
 }
-export type Method = "get" | "head" | "post" | "put" | "patch" | "delete";
+/** The fixed fields of a Path Item that hold operations: OpenAPI 3.1's eight methods, in its order. */
+export const operationMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export type Method = (typeof operationMethods)[number];
 export type PathItem = { parameters?: (Parameter | Reference)[]; description?: string } & Partial<Record<Method, Operation>>;
 export interface Components {
   securitySchemes: Record<string, Schema>;
