@@ -25,12 +25,13 @@
 //   tables" (experimental `tables.external`), which the diff leaves alone. This script checks
 //   the declaration against the migration history (a new FTS5 table must be added there) and
 //   refuses to write a migration that still names any of them.
-// - triggers and their functions (kept counts, search indexes, key change announcements), the
-//   view vehicle_search_key_lists (SQLite), the partial unique index
-//   `dutytime_entries_one_open_per_officer` and PostgreSQL's function index
-//   vehicles_search_keys_idx. Prisma's diff ignores them, but a generated migration can still
-//   break them. To tell, this script replays the history with our migration runner's SQL
-//   execution (src/db/migrate.ts) into a throwaway database, lists those objects, and warns:
+// - triggers and their functions (kept counts, search indexes, key change announcements, SQLite's
+//   instant rewrites), the view vehicle_search_key_lists (SQLite), the partial unique indexes
+//   `dutytime_entries_one_open_per_officer` and `api_keys_one_unrevoked_name_per_network`, and
+//   PostgreSQL's function index vehicles_search_keys_idx. Prisma's diff ignores them, but a
+//   generated migration can still break them. To tell, this script replays the history with our
+//   migration runner's SQL execution (src/db/migrate.ts) into a throwaway database, lists those
+//   objects, and warns:
 //   - SQLite: a table rebuild (`-- RedefineTables`: CREATE "new_<t>", copy, DROP, RENAME) drops
 //     the table's triggers and hand-written indexes, and fails on views and other tables'
 //     triggers that name the table. The warning gives the SQL to add before and after the rebuild.

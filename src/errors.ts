@@ -4,6 +4,7 @@ import { GraphQLError } from "graphql";
 
 export const ErrorCode = {
   UNAUTHENTICATED: "UNAUTHENTICATED",
+  FORBIDDEN: "FORBIDDEN",
   NOT_FOUND: "NOT_FOUND",
   BAD_USER_INPUT: "BAD_USER_INPUT",
   CONFLICT: "CONFLICT",
@@ -15,6 +16,7 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 /** HTTP status of each code, for GraphQL-over-HTTP and for REST alike. */
 export const statusOfCode: Record<ErrorCode, number> = {
   UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   BAD_USER_INPUT: 422,
   CONFLICT: 409,
@@ -34,6 +36,13 @@ function domainError(code: ErrorCode, message: string, extensions: Record<string
 }
 
 export const unauthenticated = () => domainError(ErrorCode.UNAUTHENTICATED, "Unauthenticated.");
+
+/**
+ * The key lacks a scope the operation needs: refused before anything runs (src/server/guardedExecute.ts),
+ * so the answer's status is 403 over GraphQL too.
+ */
+export const forbidden = () =>
+  new GraphQLError("This action is unauthorized.", { extensions: { code: ErrorCode.FORBIDDEN, http: { status: 403 } } });
 
 export const notFound = (what: string) => domainError(ErrorCode.NOT_FOUND, `${what} not found.`);
 

@@ -73,14 +73,15 @@ afterAll(async () => {
 
 const status = async (key: string) => (await client(server.url, key).get("/vehicles")).status;
 
-test("network create prints {network: {id, name, identifierType}, apiKey}; the key works on a server on the same database", async () => {
+test("network create prints {network: {id, name, identifierType}, key, apiKey}; the key works on a server on the same database", async () => {
   const run = await admin(["network", "create", "--name", "Los Santos PD", "--identifier-type", "steam"], { DATA_DIR: dataDir });
   const out = parsed(run);
   expect(out).toEqual({
     network: { id: expect.any(Number), name: "Los Santos PD", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null },
+    key: expect.objectContaining({ name: "first key", scopes: ["read", "write", "admin"] }),
     apiKey: expect.any(String),
   });
-  expect(Object.keys(out)).toEqual(["network", "apiKey"]);
+  expect(Object.keys(out)).toEqual(["network", "key", "apiKey"]);
   expect(Object.keys(out.network)).toEqual(["id", "name", "identifierType", "timeZone", "autoStopAfterHours"]);
   expect(out.apiKey.length).toBeGreaterThanOrEqual(32);
   networkId = out.network.id;
@@ -110,11 +111,11 @@ test("network list prints the networks as JSON, without any key", async () => {
   expect(run.stdout).not.toContain(currentKey.slice(10));
 });
 
-test("network regenerate-key prints {apiKey}: the old key is refused at once, the new one accepted", async () => {
+test("network regenerate-key prints {key, apiKey}: the old key is refused at once, the new one accepted", async () => {
   const old = currentKey;
   expect(await status(old)).toBe(200);
   const out = parsed(await admin(["network", "regenerate-key", "--network", String(networkId)], { DATA_DIR: dataDir }));
-  expect(out).toEqual({ apiKey: expect.any(String) });
+  expect(out).toEqual({ key: expect.objectContaining({ name: "first key" }), apiKey: expect.any(String) });
   expect(out.apiKey).not.toBe(old);
   expect(await status(old)).toBe(401);
   expect(await status(out.apiKey)).toBe(200);
@@ -127,7 +128,7 @@ test("network regenerate-key prints {apiKey}: the old key is refused at once, th
 test("network regenerate-key --grace keeps the old key valid for the grace period", async () => {
   const old = currentKey;
   const out = parsed(await admin(["network", "regenerate-key", "--network", String(networkId), "--grace", "3600"], { DATA_DIR: dataDir }));
-  expect(out).toEqual({ apiKey: expect.any(String) });
+  expect(out).toEqual({ key: expect.objectContaining({ name: "first key" }), apiKey: expect.any(String) });
   expect(await status(old)).toBe(200);
   expect(await status(out.apiKey)).toBe(200);
   currentKey = out.apiKey;
@@ -210,6 +211,7 @@ test("DATABASE_URL names the database instead of DATA_DIR", async () => {
     const out = parsed(run);
     expect(out).toEqual({
       network: { id: expect.any(Number), name: "Paleto Bay", identifierType: "license", timeZone: "UTC", autoStopAfterHours: null },
+      key: expect.objectContaining({ name: "first key" }),
       apiKey: expect.any(String),
     });
     expect(fs.existsSync(file)).toBe(true);
@@ -242,7 +244,7 @@ test("--help lists every command, <command> --help its options, a line each; typ
     admin(["officer", "remove", "--network", String(networkId)], env),
   ]);
   expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
-  for (const command of ["network create", "network regenerate-key", "network list", "network set", "officer add", "officer rename", "officer remove", "backup"]) {
+  for (const command of ["network create", "network regenerate-key", "network list", "network set", "key create", "key list", "key revoke", "officer add", "officer rename", "officer remove", "backup"]) {
     expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S.*$`, "m"));
   }
   expect(commandHelp.code).toBe(0);

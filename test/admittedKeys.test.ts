@@ -14,12 +14,18 @@ import { testProvider } from "./support/database";
 import { client } from "./support/http";
 import { startService, type TestService } from "./support/service";
 
+const seven = { id: 7, name: "Seven", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null };
+
 /** A store holding one table of keys; counts its look-ups and can hold one back. */
 function keyTable() {
   const rows = new Map<string, StoredKey>();
   let lookUps = 0;
   let holdNext: Promise<void> | null = null;
-  const keys: Pick<ApiKeyStore, "byHash"> = {
+  const touches: { keyId: number; at: Date }[] = [];
+  const keys: Pick<ApiKeyStore, "byHash" | "touch"> = {
+    async touch(keyId, at) {
+      touches.push({ keyId, at });
+    },
     async byHash(hash) {
       lookUps++;
       const row = rows.get(hash) ?? null;
@@ -31,11 +37,24 @@ function keyTable() {
   };
   return {
     keys,
-    add(expiresAt: string | null = null) {
+    /** A key of network 7; `revokedAt`: the end of its grace period. */
+    add(revokedAt: string | null = null, lastUsedAt: string | null = null) {
       const key = generateApiKey();
-      rows.set(key.hash, { network: { id: 7, name: "Seven", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null }, expiresAt: expiresAt === null ? null : new Date(expiresAt) });
+      rows.set(key.hash, {
+        id: rows.size + 1,
+        name: `key ${rows.size + 1}`,
+        prefix: key.prefix,
+        scopes: ["read", "write"],
+        origins: [],
+        createdAt: new Date("2029-01-01T00:00:00.000Z"),
+        expiresAt: null,
+        revokedAt: revokedAt === null ? null : new Date(revokedAt),
+        lastUsedAt: lastUsedAt === null ? null : new Date(lastUsedAt),
+        network: seven,
+      });
       return key;
     },
+    touches,
     lookUps: () => lookUps,
     /** The next look-up answers only when `release` is called. */
     hold() {
@@ -66,7 +85,7 @@ describe("admitted keys", () => {
     const changes = announcements();
     const networkOf = admittedKeys(table.keys, changes);
     const { apiKey } = table.add();
-    for (let i = 0; i < 3; i++) expect(await networkOf(apiKey, now)).toEqual({ id: 7, name: "Seven", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null });
+    for (let i = 0; i < 3; i++) expect(await networkOf(apiKey, now)).toMatchObject({ id: 1, scopes: ["read", "write"], network: seven });
     expect(table.lookUps()).toBe(1);
     changes.announce();
     await networkOf(apiKey, now);
@@ -115,6 +134,27 @@ describe("admitted keys", () => {
     expect(await networkOf(apiKey, new Date("2030-01-01T00:09:59.999Z"))).not.toBeNull();
     expect(table.lookUps()).toBe(1);
     expect(await networkOf(apiKey, new Date("2030-01-01T00:10:00.000Z"))).toBeNull();
+  });
+
+  test("a key's last use is written at most once a minute, to the minute, also while it is kept; never for a refused key", async () => {
+    const table = keyTable();
+    const networkOf = admittedKeys(table.keys, announcements());
+    const used = table.add(null, "2029-12-31T23:59:00.000Z");
+    const fresh = table.add(null, "2030-01-01T00:00:00.000Z");
+    const revoked = table.add("2029-06-01T00:00:00.000Z");
+    for (const second of ["00:00:05", "00:00:30", "00:00:59.999"]) {
+      for (const key of [used, fresh, revoked]) await networkOf(key.apiKey, new Date(`2030-01-01T${second}Z`));
+    }
+    // `fresh` was stored as used in this minute already: not written again.
+    expect(table.touches).toEqual([{ keyId: 1, at: new Date("2030-01-01T00:00:00.000Z") }]);
+    await networkOf(used.apiKey, new Date("2030-01-01T00:01:00.000Z"));
+    await networkOf(fresh.apiKey, new Date("2030-01-01T00:01:30.000Z"));
+    await networkOf(used.apiKey, new Date("2030-01-01T00:01:45.000Z"));
+    expect(table.touches.slice(1)).toEqual([
+      { keyId: 1, at: new Date("2030-01-01T00:01:00.000Z") },
+      { keyId: 2, at: new Date("2030-01-01T00:01:00.000Z") },
+    ]);
+    expect(table.lookUps()).toBe(5);
   });
 
   test("unknown and malformed keys are never kept, and at most maxKeys keys are", async () => {

@@ -7,7 +7,7 @@ import { createApp, type App } from "../src/server/app";
 import { jsonMediaTypeFor, knownQueries } from "../src/server/knownQueries";
 import { operationGuards } from "../src/server/guardedExecute";
 import { defaultLimits } from "../src/config/limits";
-import type { Context } from "../src/context";
+import { operatorKey, type Context } from "../src/context";
 import { overPaths } from "../src/db/client";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
@@ -157,7 +157,7 @@ describe("answers equal Yoga's own", () => {
 describe("which requests take the shortcut", () => {
   const { documentLimits, execute } = operationGuards(schema, defaultLimits);
   const queries = knownQueries(schema, documentLimits, execute);
-  const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType, timeZone: "UTC", autoStopAfterHours: null }, now: service.clock.now });
+  const context = (): Context => ({ db: service.db, network: { id: network.id, name: network.name, identifierType: network.identifierType, timeZone: "UTC", autoStopAfterHours: null }, key: operatorKey, now: service.clock.now });
   const header = (headers: Record<string, string>) => (name: string) => headers[name] ?? null;
   const json = header({ "content-type": "application/json" });
   const recognized = (body: unknown, headers: (name: string) => string | null = json, method = "POST") =>

@@ -15,6 +15,7 @@ import type { RunningServer } from "../src/server/httpServer";
 import { startService, temporaryDir, testProvider, type TestService } from "./support/service";
 import { freePort, startServiceProcess, type ServiceProcess } from "./support/process";
 import { client } from "./support/http";
+import { hashApiKey } from "../src/resolvers/apiKeys";
 
 const promtool = (process.env.PROMTOOL ? [process.env.PROMTOOL] : ["/usr/bin/promtool", "/usr/local/bin/promtool"]).find((file) => fs.existsSync(file));
 const inCi = process.env.CI === "true";
@@ -119,7 +120,9 @@ describe("counters", () => {
   });
 
   test("move with the requests sent: route template and status, latency, GraphQL operations, refusals, cache hits", async () => {
-    const api = client(service.url, (await service.network()).apiKey);
+    const { apiKey } = await service.network();
+    const api = client(service.url, apiKey);
+    const key = (await service.db.apiKeys.byHash(hashApiKey(apiKey)))!;
     const id = (await api.post("/vehicles", { plate: "METRIC-1", cartyp: "Vapid" })).body.data.id;
     const before = await scrape(listener.url);
 
@@ -144,6 +147,9 @@ describe("counters", () => {
     expect(moved("vrd_graphql_operations_total", { operation: "(anonymous)", type: "query" })).toBe(1);
     expect(moved("vrd_refusals_total", { reason: "no_key" })).toBe(1);
     expect(moved("vrd_refusals_total", { reason: "unknown_key" })).toBe(1);
+    // Every admitted request counts for its key, by id and name (never its secret).
+    expect(moved("vrd_key_requests_total", { key_id: String(key.id), key_name: key.name })).toBe(8);
+    expect(after).not.toContain(apiKey);
     // Keys are kept once admitted; the second search's total and the second run of a document are kept.
     expect(moved("vrd_cache_hits_total", { cache: "admittedKeys" })).toBeGreaterThanOrEqual(5);
     expect(moved("vrd_cache_hits_total", { cache: "searchTotals" })).toBeGreaterThanOrEqual(1);

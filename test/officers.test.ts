@@ -8,7 +8,7 @@ import { countingReads } from "./support/countingReads";
 import { runAdmin } from "./support/process";
 import { overPaths } from "../src/db/client";
 import { schema } from "../src/schema";
-import type { Context } from "../src/context";
+import { operatorKey, type Context } from "../src/context";
 import { currentEntryOf, onDutyOf, readOpenEntriesOf } from "../src/resolvers/officerDuty";
 
 let service: TestService;
@@ -102,7 +102,7 @@ describe("listing officers", () => {
     for (let i = 0; i < 100; i += 3) await toggleAt(api, `steam:${5000 + i}`, at(T0, i / 10));
     service.clock.reset();
     const { read, statementsOf } = countingReads(service.db.read);
-    const ctx: Context = { db: overPaths(service.db, { read }), network, now: () => new Date() };
+    const ctx: Context = { db: overPaths(service.db, { read }), network, key: operatorKey, now: () => new Date() };
     const query = `query ($perPage: Int) { officers(perPage: $perPage) { data { identifier onDuty currentEntry { id startedAt durationSeconds } dutySeconds(from: "${T0}") } } }`;
     const page = (perPage: number) => statementsOf(() => graphql({ schema, source: query, contextValue: ctx, variableValues: { perPage } }));
     const small = await page(10);
@@ -122,7 +122,7 @@ describe("listing officers", () => {
     const { network, api } = await setup({ "6001": "On Duty", "6002": "Off Duty", "6003": "Not On The Page" });
     await toggleAt(api, "steam:6001", at(T0, 1));
     service.clock.reset();
-    const ctx: Context = { db: service.db, network, now: () => new Date() };
+    const ctx: Context = { db: service.db, network, key: operatorKey, now: () => new Date() };
     const { data } = await service.db.officers.page(network.id, { onDuty: null, matches: null, limit: 3, offset: 0 });
     const byIdentifier = (identifier: string) => data.find((officer) => officer.identifier === identifier)!;
     await readOpenEntriesOf(ctx, [byIdentifier("steam:6001"), byIdentifier("steam:6002")]);

@@ -11,6 +11,7 @@ import { client } from "./support/http";
 import { runAdmin, startServiceProcess, type ServiceProcess } from "./support/process";
 import { createPostgresCluster, type PostgresCluster } from "./support/postgresCluster";
 import { startService, type TestService } from "./support/service";
+import { operatorKey } from "../src/context";
 
 const describePostgres = testProvider === "postgresql" ? describe : describe.skip;
 
@@ -63,7 +64,7 @@ describePostgres("search on PostgreSQL", () => {
         return adapter.queryRaw(query as Parameters<typeof adapter.queryRaw>[0]);
       },
     };
-    const ctx = { db: overPaths(service.db, { read: adapterReads("postgresql", async () => recording) }), network: big, now: () => new Date() };
+    const ctx = { db: overPaths(service.db, { read: adapterReads("postgresql", async () => recording) }), network: big, key: operatorKey, now: () => new Date() };
     // A rare term: first a page with its total in one pass, then (total kept) the page alone.
     const first = await listVehicles(ctx, { search: "owner 12345" });
     const again = await listVehicles(ctx, { search: "owner 12345" });

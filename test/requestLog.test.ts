@@ -7,7 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { observabilitySpecs, defaultLogSettings } from "../src/config/observability";
 import { readSettings } from "../src/config/env";
-import { generateApiKey } from "../src/resolvers/apiKeys";
+import { generateApiKey, hashApiKey } from "../src/resolvers/apiKeys";
 import { keyPrefixLength, RequestRecord } from "../src/server/observability/requestRecord";
 import { requestObserver } from "../src/server/observability/requestObserver";
 import { startService, temporaryDir, type TestService } from "./support/service";
@@ -112,19 +112,21 @@ describe("request lines", () => {
     const keyPrefix = apiKey.slice(0, keyPrefixLength);
     const get = captured.lineOf("log-get");
     // Fields that do not apply are left out: a REST request has no operation, an answered one no refusal.
-    expect(Object.keys(get)).toEqual(["level", "time", "pid", "hostname", "requestId", "method", "route", "status", "durationMs", "network", "keyPrefix"]);
+    expect(Object.keys(get)).toEqual(["level", "time", "pid", "hostname", "requestId", "method", "route", "status", "durationMs", "network", "keyPrefix", "keyId", "keyName"]);
     expect(get).toMatchObject({ level: 30, pid: process.pid });
     expect(Math.abs(get.time - Date.now())).toBeLessThan(60_000);
     expect(get.durationMs).toBeGreaterThanOrEqual(0);
     const network = networkId;
-    expect(captured.requestOf("log-get")).toEqual({ method: "GET", route: "/vehicles/{vehicle}", status: 200, network, keyPrefix });
-    expect(captured.requestOf("log-create")).toEqual({ method: "POST", route: "/vehicles", status: 201, network, keyPrefix });
-    expect(captured.requestOf("log-search")).toEqual({ method: "GET", route: "/vehicles", status: 200, network, keyPrefix });
+    // The admitted key's id and name, as stored.
+    const { id: keyId, name: keyName } = (await service.db.apiKeys.byHash(hashApiKey(apiKey)))!;
+    expect(captured.requestOf("log-get")).toEqual({ method: "GET", route: "/vehicles/{vehicle}", status: 200, network, keyPrefix, keyId, keyName });
+    expect(captured.requestOf("log-create")).toEqual({ method: "POST", route: "/vehicles", status: 201, network, keyPrefix, keyId, keyName });
+    expect(captured.requestOf("log-search")).toEqual({ method: "GET", route: "/vehicles", status: 200, network, keyPrefix, keyId, keyName });
     // The first run goes through Yoga, the second is a known query: both name the operation.
     for (const requestId of ["log-query-1", "log-query-2"]) {
-      expect(captured.requestOf(requestId)).toEqual({ method: "POST", route: "/graphql", status: 200, network, keyPrefix, operation: "DashboardVehicles", operationType: "query" });
+      expect(captured.requestOf(requestId)).toEqual({ method: "POST", route: "/graphql", status: 200, network, keyPrefix, keyId, keyName, operation: "DashboardVehicles", operationType: "query" });
     }
-    expect(captured.requestOf("log-mutation")).toEqual({ method: "POST", route: "/graphql", status: 200, network, keyPrefix, operation: "AddVehicle", operationType: "mutation" });
+    expect(captured.requestOf("log-mutation")).toEqual({ method: "POST", route: "/graphql", status: 200, network, keyPrefix, keyId, keyName, operation: "AddVehicle", operationType: "mutation" });
     expect(captured.requestOf("log-health")).toEqual({ method: "GET", route: "/healthz", status: 200 });
     expect(captured.requestOf("log-missing")).toEqual({ method: "GET", route: null, status: 404 });
 
@@ -182,7 +184,7 @@ describe("request lines", () => {
     }
     const refused = { method: "GET", route: "/vehicles", status: 401 };
     expect(captured.requestOf("refused-none")).toEqual({ ...refused, refusal: "no_key" });
-    expect(captured.requestOf("refused-unknown")).toEqual({ ...refused, refusal: "unknown_key", keyPrefix: "vrd_QQQQQQ" });
+    expect(captured.requestOf("refused-unknown")).toEqual({ ...refused, refusal: "unknown_key", keyPrefix: "vrd_QQQQQQQQ" });
     expect(captured.requestOf("refused-foreign")).toEqual({ ...refused, refusal: "unknown_key" });
     expect(captured.requestOf("refused-two")).toEqual({ ...refused, refusal: "no_key" });
     expect(captured.text()).not.toContain("hunter2");
@@ -251,7 +253,7 @@ describe("a real process", () => {
       const response = await fetch(`${child.url}/vehicles?search=SECRETTERM123`, { headers: { "X-Request-Id": "process-1", "X-API-Key": "vrd_SECRETKEY_not_issued" } });
       expect(response.headers.get("x-request-id")).toBe("process-1");
       const line = JSON.parse(await outputLine(child.output, '"process-1"'));
-      expect(line).toMatchObject({ level: 30, requestId: "process-1", method: "GET", route: "/vehicles", status: 401, refusal: "unknown_key", keyPrefix: "vrd_SECRET" });
+      expect(line).toMatchObject({ level: 30, requestId: "process-1", method: "GET", route: "/vehicles", status: 401, refusal: "unknown_key", keyPrefix: "vrd_SECRETKE" });
       expect(JSON.parse(await outputLine(child.output, "listening on")).msg).toMatch(/^Vehicle Records and Duty Time Service listening on http/);
       expect(child.output()).not.toContain("SECRETTERM123");
       expect(child.output()).not.toContain("SECRETKEY_not_issued");

@@ -9,6 +9,7 @@ import { createSofaClient, restIgnoredTypes, restView, type SofaOperation } from
 import { sofaOperationDocuments } from "../src/rest/sofaOperations";
 import { restOperations, restRouteTable } from "../src/rest/routes";
 import { schema } from "../src/schema";
+import { operatorKey } from "../src/context";
 
 const network = { id: 7, name: "Guard", identifierType: "steam", timeZone: "UTC", autoStopAfterHours: null };
 
@@ -58,7 +59,7 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
     const typed = { id: "5", identifier: "steam:1", page: 2, perPage: 3, sortField: "owner", from: new Date("2026-01-01T00:00:00Z"), input: { plate: "A", wanted: true } };
     for (const operation of operations) {
       calls.length = 0;
-      await callSofa(operation, typed, network);
+      await callSofa(operation, typed, network, operatorKey);
       const sofa = await bySofa(operation, JSON.parse(JSON.stringify(typed)));
       expect({ operation, document: print(calls[0].document) }).toEqual({ operation, document: print(sofa.document) });
       expect(calls[0].operationName).toBe(sofa.operationName);
@@ -68,8 +69,8 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
 
   test("a document is built once and the same object runs every time (compiled queries are kept per document)", async () => {
     const { calls, callSofa } = recordingClient();
-    await callSofa("Query.vehicle", { id: "1" }, network);
-    await callSofa("Query.vehicle", { id: "2" }, network);
+    await callSofa("Query.vehicle", { id: "1" }, network, operatorKey);
+    await callSofa("Query.vehicle", { id: "2" }, network, operatorKey);
     expect(calls[1].document).toBe(calls[0].document);
     expect(print(calls[0].document)).toMatch(/^query vehicle_query\(\$id: ID!\) \{\n {2}vehicle\(id: \$id\) \{\n {4}id\n {4}plate\n/);
   });
@@ -77,13 +78,13 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
   test("an operation the schema has no root field for fails when the client is made; an unknown one has no route", async () => {
     expect(() => sofaOperationDocuments(restView(schema), [], ["Query.nothingLikeThis"])).toThrow(/no root field/);
     const { callSofa } = recordingClient();
-    await expect(callSofa("Query.nothingLikeThis", {}, network)).rejects.toThrow(/no SOFA route/);
+    await expect(callSofa("Query.nothingLikeThis", {}, network, operatorKey)).rejects.toThrow(/no SOFA route/);
   });
 
   test("typed variables reach execute as they are (an input object is not serialized), and the data comes back as JSON", async () => {
     const { calls, callSofa } = recordingClient((args) => ({ data: { updateVehicle: { id: 5, echoed: args.variableValues } } }));
     const input = { plate: "GUARD 1", wanted: true, tuv: null };
-    const result = await callSofa("Mutation.updateVehicle", { id: "5", input }, network);
+    const result = await callSofa("Mutation.updateVehicle", { id: "5", input }, network, operatorKey);
     expect(calls).toHaveLength(1);
     expect(calls[0].variableValues).toEqual({ id: "5", input });
     expect((calls[0].variableValues as { input: unknown }).input).toBe(input);
@@ -94,15 +95,15 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
 
   test("an Int and an enum argument keep their types; absent and null ones stay absent; an instant is sent as ISO text", async () => {
     const { calls, callSofa } = recordingClient(() => ({ data: { vehicles: { data: [], meta: {} } } }));
-    await callSofa("Query.vehicles", { page: 2, sortField: "owner", search: null, perPage: undefined }, network);
+    await callSofa("Query.vehicles", { page: 2, sortField: "owner", search: null, perPage: undefined }, network, operatorKey);
     expect(calls[0].variableValues).toEqual({ page: 2, sortField: "owner" });
-    await callSofa("Query.dutyHours", { from: new Date("2026-03-01T00:00:00+01:00") }, network);
+    await callSofa("Query.dutyHours", { from: new Date("2026-03-01T00:00:00+01:00") }, network, operatorKey);
     expect(calls[1].variableValues).toEqual({ from: "2026-02-28T23:00:00.000Z" });
   });
 
   test("a value its scalar refuses is a request error, and nothing runs", async () => {
     const { calls, callSofa } = recordingClient();
-    const result = await callSofa("Query.vehicles", { page: "two" }, network);
+    const result = await callSofa("Query.vehicles", { page: "two" }, network, operatorKey);
     expect(calls).toHaveLength(0);
     expect(result.ok).toBe(false);
     const [error] = (result as { errors: readonly unknown[] }).errors;
@@ -114,9 +115,9 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
   test("errors come back as they are, for the REST layer to map, whether answered or thrown", async () => {
     const error = new Error("boom");
     const answered = recordingClient(() => ({ errors: [error as GraphQLError] }));
-    expect(await answered.callSofa("Query.vehicle", { id: "1" }, network)).toEqual({ ok: false, errors: [error] });
+    expect(await answered.callSofa("Query.vehicle", { id: "1" }, network, operatorKey)).toEqual({ ok: false, errors: [error] });
     const thrown = recordingClient(() => Promise.reject(error));
-    expect(await thrown.callSofa("Query.vehicle", { id: "1" }, network)).toEqual({ ok: false, errors: [error] });
+    expect(await thrown.callSofa("Query.vehicle", { id: "1" }, network, operatorKey)).toEqual({ ok: false, errors: [error] });
   });
 
   test("the route table names each public route once", () => {

@@ -8,7 +8,7 @@ import { client, type Client } from "./support/http";
 import { filesLastSevenDays, filesTotal, missionsTotal } from "../src/resolvers/statistics";
 import type { ReadSql } from "../src/db/adapterReads";
 import { overPaths } from "../src/db/client";
-import type { Context } from "../src/context";
+import { operatorKey, type Context } from "../src/context";
 
 const NOW = "2026-11-21T22:10:00.000Z";
 const nowMs = Date.parse(NOW);
@@ -160,7 +160,7 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
         byKey: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.byKey<Row>(query)),
       },
     );
-    const ctx: Context = { db: overPaths(service.db, { read: counted }), network: networkA, now: () => new Date(NOW) };
+    const ctx: Context = { db: overPaths(service.db, { read: counted }), network: networkA, key: operatorKey, now: () => new Date(NOW) };
     const statementsOf = async (count: (ctx: Context) => Promise<unknown>) => {
       statements.length = 0;
       return { result: await count(ctx), statements: statements.length };

@@ -9,7 +9,7 @@ import { columnsOf } from "./support/database";
 import { client, type Client } from "./support/http";
 import { missionsPerDay } from "../src/resolvers/trends";
 import type { RecordTrendStore } from "../src/db/store";
-import type { Context } from "../src/context";
+import { operatorKey, type Context } from "../src/context";
 
 const NOW = "2026-11-21T22:10:00.000Z";
 
@@ -391,7 +391,7 @@ describe("records per day", () => {
           return instants;
         },
       };
-      const ctx: Context = { db: { ...service.db, recordTrends: spy }, network: networkA, now: () => new Date(NOW) };
+      const ctx: Context = { db: { ...service.db, recordTrends: spy }, network: networkA, key: operatorKey, now: () => new Date(NOW) };
       const result = await missionsPerDay(ctx, { from: new Date(kolkata.from), to: new Date(kolkata.to), timeZone: kolkata.timeZone });
       // The resolver's days name the date `label` (the schema exposes it as `date`).
       const days = result.days!.map(({ label, start, end, count }) => day(label, start.toISOString(), end.toISOString(), count));

@@ -7,13 +7,13 @@ import { selectSearchPageCounting } from "../src/db/vehicles/reads";
 import { likeWhere } from "../src/db/vehicles/where";
 import { listVehicles } from "../src/resolvers/vehicles";
 import { overPaths } from "../src/db/client";
-import type { Context } from "../src/context";
+import { operatorKey, type Context } from "../src/context";
 import { countingReads } from "./support/countingReads";
 
 /** A context whose reads are counted (and whose kept totals and seen states start empty). */
 function countingContext(network: Context["network"]) {
   const { read, statementsOf } = countingReads(service.db.read);
-  const ctx: Context = { db: overPaths(service.db, { read }), network, now: () => new Date() };
+  const ctx: Context = { db: overPaths(service.db, { read }), network, key: operatorKey, now: () => new Date() };
   return { ctx, statementsOf };
 }
 

@@ -67,16 +67,17 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
   return {
     async keyOwner(hash) {
       const { rows } = await runByKey(
-        `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = $1`,
+        `SELECT k."expires_at", k."revoked_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = $1`,
         [hash],
       );
       if (rows.length === 0) return null;
       const row = rows[0];
       return {
         expiresAt: row[0] === null ? null : new Date(fromPostgres(row[0])),
-        networkId: Number(row[1]),
-        name: String(row[2]),
-        identifierType: String(row[3]),
+        revokedAt: row[1] === null ? null : new Date(fromPostgres(row[1])),
+        networkId: Number(row[2]),
+        name: String(row[3]),
+        identifierType: String(row[4]),
       };
     },
 

@@ -27,7 +27,8 @@ async function authenticate(store: Store, req: IncomingMessage): Promise<KeyOwne
   if (!key || !looksLikeApiKey(key)) return null;
   const hash = hashApiKey(key);
   const owner = admitted.get(hash) ?? (await store.keyOwner(hash));
-  if (!owner || (owner.expiresAt && owner.expiresAt <= new Date())) return null;
+  const now = new Date();
+  if (!owner || (owner.expiresAt && owner.expiresAt <= now) || (owner.revokedAt && owner.revokedAt <= now)) return null;
   admitted.set(hash, owner);
   return owner;
 }

@@ -74,15 +74,16 @@ export async function openSqliteStore(url: string): Promise<Store> {
   return {
     async keyOwner(hash) {
       const row = await first(
-        `SELECT k."expires_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = ?`,
+        `SELECT k."expires_at", k."revoked_at", n."id", n."name", n."identifier_type" FROM "api_keys" k JOIN "networks" n ON n."id" = k."network_id" WHERE k."hash" = ?`,
         [hash],
       );
       if (!row) return null;
       return {
         expiresAt: row[0] === null ? null : new Date(fromSqlite(row[0])),
-        networkId: Number(row[1]),
-        name: String(row[2]),
-        identifierType: String(row[3]),
+        revokedAt: row[1] === null ? null : new Date(fromSqlite(row[1])),
+        networkId: Number(row[2]),
+        name: String(row[3]),
+        identifierType: String(row[4]),
       };
     },
 

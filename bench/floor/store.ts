@@ -54,7 +54,9 @@ export interface KeyOwner {
   networkId: number;
   name: string;
   identifierType: string;
+  /** The key's own end, and its revocation (at once or after a grace period), as the service's. */
   expiresAt: Date | null;
+  revokedAt: Date | null;
 }
 
 export interface ListQuery {

@@ -1,5 +1,6 @@
 // Row generators for every table, in column order of tables.ts. Bulk tables are generators so
 // the seed streams them in chunks instead of holding millions of rows in memory.
+import { scopesColumn } from "../../src/db/apiKeys";
 import { generateApiKey } from "../../src/resolvers/apiKeys";
 import { searchTextOf, type VehicleChanges } from "../../src/resolvers/vehicleInput";
 import type { PlannedNetwork } from "./networkPlan";
@@ -31,13 +32,16 @@ export function networkRows(plan: PlannedNetwork[], dutytimeDays: number, random
   ]);
 }
 
-/** One key per network; the plain keys are returned for the keys file (only hashes are stored). */
+/**
+ * One key per network, as a connector's: it reads and writes (the bench's loads do both). The
+ * plain keys are returned for the keys file (only hashes are stored).
+ */
 export function apiKeyRows(plan: PlannedNetwork[], now: number): { rows: Row[]; keys: Map<number, string> } {
   const keys = new Map<number, string>();
   const rows = plan.map((network, index): Row => {
     const issued = generateApiKey();
     keys.set(network.id, issued.apiKey);
-    return [index + 1, network.id, issued.prefix, issued.hash, now - 400 * day, null];
+    return [index + 1, network.id, "bench", issued.prefix, issued.hash, scopesColumn(["read", "write"]), "", now - 400 * day, null, null, null];
   });
   return { rows, keys };
 }

@@ -28,10 +28,15 @@ export const networksTable = table("networks", [
 export const apiKeysTable = table("api_keys", [
   ["id", "int"],
   ["network_id", "int"],
+  ["name", "text"],
   ["prefix", "text"],
   ["hash", "text"],
+  ["scopes", "text"],
+  ["origins", "text"],
   ["created_at", "timestamp"],
   ["expires_at", "timestamp"],
+  ["revoked_at", "timestamp"],
+  ["last_used_at", "timestamp"],
 ]);
 
 /**

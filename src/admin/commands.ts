@@ -3,10 +3,14 @@
 // nearest known name) all derive from these two tables.
 
 export const optionTable = {
-  name: { value: "NAME", description: "the network's or officer's name" },
+  name: { value: "NAME", description: "the network's, officer's or key's name" },
   "identifier-type": { value: "TYPE", description: "the connector's identifier type, e.g. steam: identifiers are TYPE:VALUE" },
-  grace: { value: "SECONDS", description: "how long replaced keys stay valid (default: the network's, set at create)" },
+  grace: { value: "SECONDS", description: "how long the replaced key stays valid (default: the network's, set at create)" },
   network: { value: "ID", description: "the network's id (see network list)" },
+  key: { value: "KEY_ID", description: "the key's id (see key list)" },
+  scopes: { value: "LIST", description: "what the key may do, comma-separated: read, dutytime, write, admin" },
+  origin: { value: "URL", description: "a browser origin that may use the key, e.g. https://dash.example.org; repeat it for several" },
+  "expires-at": { value: "ISO", description: "when the key stops being valid, an ISO-8601 instant, e.g. 2027-01-01T00:00:00Z" },
   identifier: { value: "TYPE:VALUE", description: "the officer's identifier" },
   "time-zone": { value: "ZONE", description: "IANA time zone of the network's reports, e.g. Europe/Berlin" },
   "auto-stop-after": { value: "HOURS|off", description: "end dutytime entries left open longer than this" },
@@ -15,19 +19,56 @@ export const optionTable = {
 
 export type OptionName = keyof typeof optionTable;
 
+/** Options given once per value rather than once (`--origin A --origin B`). */
+export const repeatableOptions: readonly OptionName[] = ["origin"];
+
 interface CommandSpec {
   summary: string;
   required: OptionName[];
   optional: OptionName[];
+  /** What an option means for this command, where it differs from the option table's. */
+  meaning?: Partial<Record<OptionName, string>>;
 }
 
 export const commandTable = {
-  "network create": { summary: "create a network and print its first API key", required: ["name", "identifier-type"], optional: ["grace"] },
-  "network regenerate-key": { summary: "print a new API key; the old ones end now or after --grace", required: ["network"], optional: ["grace"] },
-  "network list": { summary: "list networks with their key prefixes and whether each key is valid", required: [], optional: [] },
+  "network create": {
+    summary: "create a network and print its first API key",
+    required: ["name", "identifier-type"],
+    optional: ["grace", "scopes"],
+    meaning: {
+      name: "the network's name",
+      grace: "how long a replaced key stays valid by default (regenerate-key without --grace; default 0)",
+      scopes: "what the first key may do, comma-separated: read, dutytime, write, admin (default: read,write,admin)",
+    },
+  },
+  "network regenerate-key": {
+    summary: "replace a key by a new one with its name, scopes and origins; the old one ends now or after --grace",
+    required: ["network"],
+    optional: ["key", "grace"],
+    meaning: { key: "the key's id (see key list); may be left out while the network has one unrevoked key" },
+  },
+  "network list": { summary: "list networks with their keys' prefixes and whether each key is valid", required: [], optional: [] },
   "network set": { summary: "change a network's report time zone or auto-stop rule", required: ["network"], optional: ["time-zone", "auto-stop-after"] },
-  "officer add": { summary: "add an officer (a removed one comes back with its history)", required: ["network", "identifier", "name"], optional: [] },
-  "officer rename": { summary: "rename an officer", required: ["network", "identifier", "name"], optional: [] },
+  "key create": {
+    summary: "make a key of a network for one purpose and print it (its secret only here)",
+    required: ["network", "name", "scopes"],
+    optional: ["origin", "expires-at"],
+    meaning: { name: "what the key is for, unique among the network's unrevoked keys (1 to 100 characters)" },
+  },
+  "key list": { summary: "list a network's keys, revoked ones too, newest first (never their secrets)", required: ["network"], optional: [] },
+  "key revoke": {
+    summary: "revoke a key, now or after --grace",
+    required: ["network", "key"],
+    optional: ["grace"],
+    meaning: { grace: "how long the key stays valid (default 0: revoked at once)" },
+  },
+  "officer add": {
+    summary: "add an officer (a removed one comes back with its history)",
+    required: ["network", "identifier", "name"],
+    optional: [],
+    meaning: { name: "the officer's name" },
+  },
+  "officer rename": { summary: "rename an officer", required: ["network", "identifier", "name"], optional: [], meaning: { name: "the officer's new name" } },
   "officer remove": { summary: "remove an officer; its hours stay in past reports", required: ["network", "identifier"], optional: [] },
   backup: { summary: "copy the embedded database, consistent, while the service runs and writes", required: ["to"], optional: [] },
 } satisfies Record<string, CommandSpec>;
@@ -41,7 +82,7 @@ const synopsis = (command: CommandName) =>
   [
     `admin ${command}`,
     ...spec(command).required.map((option) => `--${option} ${optionTable[option].value}`),
-    ...spec(command).optional.map((option) => `[--${option} ${optionTable[option].value}]`),
+    ...spec(command).optional.map((option) => `[--${option} ${optionTable[option].value}]${repeatableOptions.includes(option) ? "..." : ""}`),
   ].join(" ");
 
 /** Every command, a line each. */
@@ -64,7 +105,10 @@ export function commandHelp(command: CommandName): string {
     `Usage: ${synopsis(command)}`,
     `  ${spec(command).summary}`,
     ...(options.length > 0 ? ["", "Options:"] : []),
-    ...options.map((option) => `  ${`--${option} ${optionTable[option].value}`.padEnd(width)}  ${optionTable[option].description}${spec(command).required.includes(option) ? " (required)" : ""}`),
+    ...options.map((option) => {
+      const meaning = spec(command).meaning?.[option] ?? optionTable[option].description;
+      return `  ${`--${option} ${optionTable[option].value}`.padEnd(width)}  ${meaning}${spec(command).required.includes(option) ? " (required)" : ""}`;
+    }),
   ].join("\n");
 }
 

@@ -7,21 +7,36 @@ import { readSettings } from "../config/env";
 import { openDatabase, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
 import { addOfficer, removeOfficer, renameOfficer } from "../resolvers/officers";
-import type { Context } from "../context";
+import { operatorKey, type Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
 import { AdminError } from "./adminError";
+import { parseIsoInstant } from "../model/isoInstant";
 import { createNetwork, listNetworks, regenerateNetworkKey, updateNetworkSettings } from "./networks";
-import { commandFault, commandHelp, isCommand, nearest, optionFaults, optionTable, usage, type CommandName, type OptionName } from "./commands";
+import { createNetworkKey, listNetworkKeys, revokeNetworkKey } from "./keys";
+import {
+  commandFault,
+  commandHelp,
+  isCommand,
+  nearest,
+  optionFaults,
+  optionTable,
+  repeatableOptions,
+  usage,
+  type CommandName,
+  type OptionName,
+} from "./commands";
 
-/** What the parser knows: every option of the tables (as text), and --help. */
+/** What the parser knows: every option of the tables (as text, some repeatable), and --help. */
 const optionSpec = {
-  ...(Object.fromEntries(Object.keys(optionTable).map((option) => [option, { type: "string" }])) as Record<OptionName, { type: "string" }>),
+  ...(Object.fromEntries(
+    Object.keys(optionTable).map((option) => [option, { type: "string", multiple: repeatableOptions.includes(option as OptionName) }]),
+  ) as Record<OptionName, { type: "string"; multiple: boolean }>),
   help: { type: "boolean", short: "h" },
 } as const;
 
-type Options = Partial<Record<OptionName, string>> & { help?: boolean };
+type Options = Partial<Record<Exclude<OptionName, "origin">, string>> & { origin?: string[]; help?: boolean };
 
-function required(options: Options, name: OptionName, command: CommandName): string {
+function required(options: Options, name: Exclude<OptionName, "origin">, command: CommandName): string {
   const value = options[name];
   if (typeof value !== "string" || value === "") throw new AdminError(`--${name} is required.\n\n${commandHelp(command)}`, 2);
   return value;
@@ -32,12 +47,22 @@ function wholeNumber(text: string, flag: string, min: number): number {
   return Number(text);
 }
 
+/** --scopes read,dutytime: the names, split at commas (spaces allowed around them). */
+const scopeList = (text: string) => text.split(",").map((name) => name.trim()).filter((name) => name !== "");
+
+function instant(text: string | undefined, flag: string): Date | null {
+  if (text === undefined) return null;
+  const parsed = parseIsoInstant(text);
+  if (!parsed) throw new AdminError(`${flag} must be an ISO-8601 date and time with a time zone, e.g. 2027-01-01T00:00:00Z.`, 2);
+  return parsed;
+}
+
 /** What the rules of a request get: the network of --network, as a request of its key would. */
 async function networkContext(db: Database, options: Options, now: Date, command: CommandName): Promise<Context> {
   const networkId = wholeNumber(required(options, "network", command), "--network", 1);
   const network = await db.prisma.network.findUnique({ where: { id: networkId } });
   if (!network) throw new AdminError(`No network with id ${networkId}.`);
-  return { db, network, now: () => now };
+  return { db, network, key: operatorKey, now: () => now };
 }
 
 const officerView = (officer: Officer) => ({
@@ -47,15 +72,38 @@ const officerView = (officer: Officer) => ({
 async function run(command: CommandName, options: Options, db: Database): Promise<unknown> {
   const now = new Date();
   const grace = options.grace === undefined ? undefined : wholeNumber(options.grace, "--grace", 0);
+  const networkId = () => wholeNumber(required(options, "network", command), "--network", 1);
+  const keyId = () => wholeNumber(required(options, "key", command), "--key", 1);
   switch (command) {
     case "network create":
       return createNetwork(
         db.prisma,
-        { name: required(options, "name", command), identifierType: required(options, "identifier-type", command), graceSeconds: grace ?? 0 },
+        {
+          name: required(options, "name", command),
+          identifierType: required(options, "identifier-type", command),
+          graceSeconds: grace ?? 0,
+          scopes: options.scopes === undefined ? undefined : scopeList(options.scopes),
+        },
         now,
       );
     case "network regenerate-key":
-      return regenerateNetworkKey(db, wholeNumber(required(options, "network", command), "--network", 1), grace, now);
+      return regenerateNetworkKey(db, networkId(), grace, now, options.key === undefined ? null : keyId());
+    case "key create":
+      return createNetworkKey(
+        db,
+        networkId(),
+        {
+          name: required(options, "name", command),
+          scopes: scopeList(required(options, "scopes", command)),
+          origins: options.origin ?? [],
+          expiresAt: instant(options["expires-at"], "--expires-at"),
+        },
+        now,
+      );
+    case "key list":
+      return listNetworkKeys(db, networkId());
+    case "key revoke":
+      return revokeNetworkKey(db, networkId(), keyId(), grace, now);
     case "network list":
       return listNetworks(db.prisma, now);
     case "network set": {
@@ -111,7 +159,10 @@ function commandLine(argv: string[]): { command: CommandName; options: Options }
   if (options.help) return { say: commandHelp(command), to: "stdout", code: 0 };
   const faults = optionFaults(command, Object.keys(options));
   for (const [option, value] of Object.entries(options)) {
-    if (option !== "help" && typeof value !== "string") faults.push(`--${option} needs a value: --${option} ${optionTable[option as OptionName].value}.`);
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (option !== "help" && values.some((each) => typeof each !== "string")) {
+      faults.push(`--${option} needs a value: --${option} ${optionTable[option as OptionName].value}.`);
+    }
   }
   if (faults.length > 0) return { say: `${faults.join("\n")}\n\n${commandHelp(command)}`, to: "stderr", code: 2 };
   return { command, options };

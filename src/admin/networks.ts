@@ -1,15 +1,27 @@
-// Network administration: create a network with its first key, regenerate keys, list.
+// Network administration: create a network with its first key, replace a key, list.
 import type { Database, Prisma } from "../db/client";
-import { generateApiKey, regenerateApiKey } from "../resolvers/apiKeys";
+import { keyOfModel, newKeyData } from "../db/apiKeys";
+import { noteKeyChangeInThisProcess } from "../db/keyChanges";
+import { firstKeyScopes } from "../model/scopes";
+import { generateApiKey, isValidAt, regenerateKey } from "../resolvers/apiKeys";
+import { checkScopes } from "../resolvers/keyInput";
 import { AdminError } from "./adminError";
+import { keyView } from "./keys";
 import { checkTimeZone } from "../resolvers/calendar";
 import { Validator } from "../resolvers/validation";
 
 const identifierTypePattern = /^[A-Za-z0-9_.-]{1,32}$/;
 
+/** The first key's name: the one `network regenerate-key` replaces while it is the network's only key. */
+export const firstKeyName = "first key";
+
+/**
+ * Creates a network with its first key, in one statement: a network never exists without a key.
+ * The key holds `scopes` (default: read write admin, src/model/scopes.ts's firstKeyScopes).
+ */
 export async function createNetwork(
   prisma: Prisma,
-  options: { name: string; identifierType: string; graceSeconds: number },
+  options: { name: string; identifierType: string; graceSeconds: number; scopes?: readonly string[] },
   now: Date,
 ) {
   const name = options.name.trim();
@@ -17,18 +29,24 @@ export async function createNetwork(
   if (!identifierTypePattern.test(options.identifierType)) {
     throw new AdminError("--identifier-type must be 1 to 32 letters, digits, '.', '_' or '-' (e.g. steam).");
   }
+  const check = new Validator();
+  const scopes = checkScopes(check, options.scopes ?? firstKeyScopes);
+  check.throwIfInvalid();
   const issued = generateApiKey();
-  const network = await prisma.network.create({
+  const { apiKeys, ...network } = await prisma.network.create({
     data: {
       name,
       identifierType: options.identifierType,
       keyGraceSeconds: options.graceSeconds,
       createdAt: now,
-      apiKeys: { create: { prefix: issued.prefix, hash: issued.hash, createdAt: now } },
+      apiKeys: {
+        create: newKeyData({ name: firstKeyName, prefix: issued.prefix, hash: issued.hash, scopes, origins: [], expiresAt: null }, now),
+      },
     },
-    select: { id: true, name: true, identifierType: true, timeZone: true, autoStopAfterHours: true },
+    select: { id: true, name: true, identifierType: true, timeZone: true, autoStopAfterHours: true, apiKeys: true },
   });
-  return { network, apiKey: issued.apiKey };
+  noteKeyChangeInThisProcess();
+  return { network, key: keyView(keyOfModel(apiKeys[0])), apiKey: issued.apiKey };
 }
 
 /** Most hours the auto-stop rule may allow: a year (an entry open longer is a mistake of some kind). */
@@ -57,12 +75,21 @@ export async function updateNetworkSettings(prisma: Prisma, networkId: number, s
   return { network };
 }
 
-/** Without --grace, the network's own grace period (set at creation) applies. */
-export async function regenerateNetworkKey(db: Pick<Database, "prisma" | "apiKeys">, networkId: number, graceSeconds: number | undefined, now: Date) {
+/**
+ * Replaces the key `keyId` (null: the network's one unrevoked key) by a new one with its name,
+ * scopes and origins. Without --grace, the network's own grace period (set at creation) applies.
+ */
+export async function regenerateNetworkKey(
+  db: Pick<Database, "prisma" | "apiKeys">,
+  networkId: number,
+  graceSeconds: number | undefined,
+  now: Date,
+  keyId: number | null = null,
+) {
   const network = await db.prisma.network.findUnique({ where: { id: networkId } });
   if (!network) throw new AdminError(`No network with id ${networkId}.`);
-  const apiKey = await regenerateApiKey(db.apiKeys, networkId, graceSeconds ?? network.keyGraceSeconds, now);
-  return { apiKey };
+  const { key, apiKey } = await regenerateKey(db.apiKeys, networkId, keyId, graceSeconds ?? network.keyGraceSeconds, now);
+  return { key: keyView(key), apiKey };
 }
 
 export async function listNetworks(prisma: Prisma, now: Date) {
@@ -82,10 +109,13 @@ export async function listNetworks(prisma: Prisma, now: Date) {
       vehicles: network._count.vehicles,
       officers: network._count.officers,
       apiKeys: network.apiKeys.map((key) => ({
+        id: key.id,
+        name: key.name,
         prefix: key.prefix,
         createdAt: key.createdAt.toISOString(),
         expiresAt: key.expiresAt?.toISOString() ?? null,
-        valid: !key.expiresAt || key.expiresAt > now,
+        revokedAt: key.revokedAt?.toISOString() ?? null,
+        valid: isValidAt(key, now),
       })),
     })),
   };

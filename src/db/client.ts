@@ -82,7 +82,7 @@ function storesOf({ prisma, read, write, provider }: Paths): Stores {
     records: recordStore(prisma),
     recordCounts: recordCountStore(read),
     recordTrends: recordTrendStore(read),
-    apiKeys: apiKeyStore(read, prisma),
+    apiKeys: apiKeyStore(read, write, prisma, provider),
   };
 }
 

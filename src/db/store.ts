@@ -2,6 +2,7 @@
 // thing stored. All SQL, search plans and row mapping are behind them. Where the two databases
 // differ, each has its own implementation (src/db/sqlite/, src/db/postgres/); the SQL they share
 // is in src/db/ and src/db/vehicles/. src/db/client.ts picks them for the database opened.
+import type { Scope } from "../model/scopes";
 import type { MissionReport, OffenderFile, Officer, PatientFile, Vehicle } from "../generated/prisma/client";
 import type { VehicleChanges, VehicleSortField } from "../model/vehicleFields";
 
@@ -169,20 +170,67 @@ export interface RecordTrendStore {
   unknown(networkId: number, kind: RecordKind): Promise<number>;
 }
 
-/** A key as stored: its network, and when it stops being valid (null: never). */
-export interface StoredKey {
+/** A key as the API shows it: never its secret, whose SHA-256 hash alone is stored. */
+export interface KeyRecord {
+  id: number;
+  name: string;
+  /** The secret's first characters (12; keys made before names and scopes: 10). */
+  prefix: string;
+  scopes: Scope[];
+  /** Browser origins that may use it (`https://dash.example.org`); empty: none. */
+  origins: string[];
+  createdAt: Date;
+  /** The key's own end, chosen when it was made; null: none. */
+  expiresAt: Date | null;
+  /** Revoked: it stops being valid then (at once, or at the end of a grace period); null: not revoked. */
+  revokedAt: Date | null;
+  /** To the minute; null: never used. */
+  lastUsedAt: Date | null;
+}
+
+/** A key as admission reads it: the key and its network. */
+export interface StoredKey extends KeyRecord {
   network: { id: number; name: string; identifierType: string; timeZone: string; autoStopAfterHours: number | null };
+}
+
+/** What a new key is made of (its secret is the caller's: only prefix and hash are stored). */
+export interface NewKey {
+  name: string;
+  prefix: string;
+  hash: string;
+  scopes: readonly Scope[];
+  origins: readonly string[];
   expiresAt: Date | null;
 }
 
 export interface ApiKeyStore {
-  /** The stored key of this hash (src/resolvers/apiKeys.ts), or null. */
+  /** The stored key of this hash (src/resolvers/apiKeys.ts), or null. One statement, on the read path. */
   byHash(hash: string): Promise<StoredKey | null>;
+  /** The network's keys, revoked ones too, newest first. */
+  list(networkId: number): Promise<KeyRecord[]>;
+  /** The network's key of this id, or null (another network's key is null too). */
+  byId(networkId: number, keyId: number): Promise<KeyRecord | null>;
   /**
-   * Stores a new key of the network and, in the same transaction, makes its keys valid past
-   * `expiresAt` expire then.
+   * Stores a new key. Fails with a domain error (CONFLICT) when its name is taken among the
+   * network's unrevoked keys, or when the network holds its most unrevoked keys already.
    */
-  replace(networkId: number, key: { prefix: string; hash: string }, expiresAt: Date, now: Date): Promise<void>;
+  create(networkId: number, key: NewKey, now: Date): Promise<KeyRecord>;
+  /**
+   * Revokes the network's key at `at` (now, or the end of a grace period; a key revoked earlier
+   * keeps its earlier time). Null when the network has no such key.
+   */
+  revoke(networkId: number, keyId: number, at: Date, now: Date): Promise<KeyRecord | null>;
+  /**
+   * In one transaction: revokes the network's key `keyId` at `at` and stores a new one with its
+   * name, scopes, origins and expiry and this secret. Earlier keys of that name still in a grace
+   * period end no later than `at` either, so that regenerating with no grace leaves only the new
+   * key valid. Null when the network has no such unrevoked key.
+   */
+  replace(networkId: number, keyId: number, secret: { prefix: string; hash: string }, at: Date, now: Date): Promise<KeyRecord | null>;
+  /** Notes that the key was used at `at` (to the minute); never announced as a key change. */
+  touch(keyId: number, at: Date): Promise<void>;
+  /** Every origin some key lists that is valid at `now` (for CORS preflights, which carry no key). */
+  listedOrigins(now: Date): Promise<Set<string>>;
 }
 
 /**

@@ -1,13 +1,26 @@
-// API keys: random, shown once, stored only as a SHA-256 hash (enough for a 256-bit secret).
+// API keys: random, shown once, stored only as a SHA-256 hash (enough for a 256-bit secret), each
+// with a name, scopes, origins and an optional end (CONTRACT, "Keys, scopes and
+// origins"). The rules of making, revoking and replacing them take plain inputs, for the admin
+// command and GraphQL alike, and throw the domain errors of src/errors.ts.
 import crypto from "node:crypto";
-import type { ApiKeyStore, StoredKey } from "../db/store";
+import type { ApiKeyStore, KeyRecord, StoredKey } from "../db/store";
+import { conflict, invalidInput, notFound } from "../errors";
+import { checkGrace, checkKeyInput, type KeyInput } from "./keyInput";
 
 const keyPrefix = "vrd_";
+/** Characters of a key shown in lists and logs (the contract's 12; keys made before names kept 10). */
+export const shownPrefixLength = 12;
 
 export interface IssuedKey {
   apiKey: string;
   prefix: string;
   hash: string;
+}
+
+/** A key just made: its record, and its secret, shown this once. */
+export interface IssuedKeyRecord {
+  key: KeyRecord;
+  apiKey: string;
 }
 
 export function hashApiKey(apiKey: string): string {
@@ -16,31 +29,76 @@ export function hashApiKey(apiKey: string): string {
 
 export function generateApiKey(): IssuedKey {
   const apiKey = keyPrefix + crypto.randomBytes(32).toString("base64url");
-  return { apiKey, prefix: apiKey.slice(0, keyPrefix.length + 6), hash: hashApiKey(apiKey) };
+  return { apiKey, prefix: apiKey.slice(0, shownPrefixLength), hash: hashApiKey(apiKey) };
 }
 
-export type { StoredKey };
+export type { KeyInput, KeyRecord, StoredKey };
 
-/** Whether a stored key is valid at `now`: revoked and expired keys are refused. */
-export const isValidAt = (key: StoredKey, now: Date) => key.expiresAt === null || key.expiresAt > now;
+/** Whether a key is valid at `now`: not past its own end, not revoked (a grace period's end is in the future). */
+export const isValidAt = (key: Pick<KeyRecord, "expiresAt" | "revokedAt">, now: Date) =>
+  (key.expiresAt === null || key.expiresAt > now) && (key.revokedAt === null || key.revokedAt > now);
 
-/** Whether this text can be a key at all (checked before it is hashed and looked up). */
+/** Whether this text can be a key at all (checked before it is hashed and looked up); any prefix length. */
 export const looksLikeApiKey = (apiKey: string) => apiKey.startsWith(keyPrefix) && apiKey.length <= 200;
 
+/** The network's keys, revoked ones too, newest first. */
+export const listKeys = (keys: ApiKeyStore, networkId: number): Promise<KeyRecord[]> => keys.list(networkId);
+
+/** Makes a key of the network; its secret is answered this once. */
+export async function createKey(keys: ApiKeyStore, networkId: number, input: KeyInput, now: Date): Promise<IssuedKeyRecord> {
+  const checked = checkKeyInput(input, now);
+  const issued = generateApiKey();
+  const key = await keys.create(networkId, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
+  return { key, apiKey: issued.apiKey };
+}
+
+const endOfGrace = (graceSeconds: number, now: Date) => new Date(now.getTime() + checkGrace(graceSeconds) * 1000);
+
 /**
- * Issues a new key for a network. Keys issued before stop being valid at once, or after
- * `graceSeconds` so game servers can be moved to the new key.
+ * Revokes the network's key at once, or after `graceSeconds` so its users can move to another.
+ * A key revoked earlier keeps its earlier time. Another network's key is not found.
  */
-export async function regenerateApiKey(
+export async function revokeKey(keys: ApiKeyStore, networkId: number, keyId: number, graceSeconds: number, now: Date): Promise<KeyRecord> {
+  const key = await keys.revoke(networkId, keyId, endOfGrace(graceSeconds, now), now);
+  if (!key) throw notFound("Key");
+  return key;
+}
+
+/** The key `regenerate-key` replaces when none is named: the network's one unrevoked key. */
+async function onlyUnrevokedKey(keys: ApiKeyStore, networkId: number): Promise<KeyRecord> {
+  const unrevoked = (await keys.list(networkId)).filter((key) => key.revokedAt === null);
+  if (unrevoked.length === 0) throw conflict("The network has no unrevoked key to replace: make one with key create.");
+  if (unrevoked.length > 1) {
+    throw invalidInput({
+      keyId: [`The network has ${unrevoked.length} unrevoked keys: say which one to replace with --key KEY_ID (key list shows their ids).`],
+    });
+  }
+  return unrevoked[0];
+}
+
+/**
+ * Replaces a key by a new one with its name, scopes, origins and end: the old one is revoked at
+ * once or after `graceSeconds`. Without `keyId`, the network's one unrevoked key.
+ */
+export async function regenerateKey(
   keys: ApiKeyStore,
   networkId: number,
+  keyId: number | null,
   graceSeconds: number,
   now: Date,
-): Promise<string> {
+): Promise<IssuedKeyRecord> {
+  const revokedAt = endOfGrace(graceSeconds, now);
+  const old = keyId === null ? await onlyUnrevokedKey(keys, networkId) : await keys.byId(networkId, keyId);
+  if (!old) throw notFound("Key");
+  if (old.revokedAt !== null) throw conflict(`Key ${old.id} is revoked: it cannot be replaced. Make a new key instead.`);
+  if (old.expiresAt !== null && old.expiresAt <= now) {
+    throw conflict(`Key ${old.id} expired at ${old.expiresAt.toISOString()}: its replacement would be expired too. Make a new key instead.`);
+  }
   const issued = generateApiKey();
-  const expiresAt = new Date(now.getTime() + graceSeconds * 1000);
-  await keys.replace(networkId, issued, expiresAt, now);
-  return issued.apiKey;
+  const key = await keys.replace(networkId, old.id, issued, revokedAt, now);
+  // Revoked by someone else between the look-up and the replacement.
+  if (!key) throw conflict(`Key ${old.id} is revoked: it cannot be replaced. Make a new key instead.`);
+  return { key, apiKey: issued.apiKey };
 }
 
 /**

@@ -28,7 +28,14 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
     return { ...route, names, pattern: new RegExp(`^${source}/?$`) };
   });
 
-  return function match(method: string, pathname: string): Match<Handler> | null {
+  /** The methods the path answers (HEAD wherever GET), or null for a path of no route. */
+  function methodsOf(pathname: string): string[] | null {
+    const methods = compiled.filter((route) => route.pattern.test(pathname)).map((route) => route.method as string);
+    if (methods.length === 0) return null;
+    return methods.includes("GET") ? [...methods, "HEAD"] : methods;
+  }
+
+  function match(method: string, pathname: string): Match<Handler> | null {
     const allowed: string[] = [];
     for (const route of compiled) {
       const found = route.pattern.exec(pathname);
@@ -48,5 +55,7 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
     if (allowed.includes("GET")) allowed.push("HEAD");
     if (allowed.length > 0) return { reply: methodNotAllowed(method, allowed) };
     return null;
-  };
+  }
+
+  return Object.assign(match, { methodsOf });
 }

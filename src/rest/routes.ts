@@ -3,7 +3,7 @@
 // resolvers. The route table below is the one list of public routes: the router, SOFA's
 // configuration and the OpenAPI document's paths derive from it.
 import type { GraphQLInputObjectType, GraphQLSchema } from "graphql";
-import type { NetworkScope } from "../context";
+import type { KeyScope, NetworkScope } from "../context";
 import { Validator } from "../resolvers/validation";
 import { validationSummary } from "../errors";
 import { readJsonObject } from "./requestBody";
@@ -19,6 +19,7 @@ export interface RestRequest {
   incoming: IncomingRest;
   params: PathParams;
   network: NetworkScope;
+  key: KeyScope;
 }
 
 export type RestHandler = (rest: RestRequest) => Promise<Reply>;
@@ -102,7 +103,7 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     Object.fromEntries(Object.entries(params).map(([segment, value]) => [spec.arguments?.[segment] ?? segment, value]));
 
   async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
-    const result = await callSofa(spec.operation, variables, rest.network);
+    const result = await callSofa(spec.operation, variables, rest.network, rest.key);
     return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
   }
 

@@ -5,7 +5,7 @@
 // already, so the operation runs directly: no second routing, no fetch Request or Response.
 import { GraphQLError, isObjectType, type execute as graphqlExecute, type GraphQLSchema } from "graphql";
 import { filterSchema } from "@graphql-tools/utils";
-import type { Context, NetworkScope } from "../context";
+import type { Context, KeyScope, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { ErrorCode, codeOf, statusOfCode } from "../errors";
 import { logInternalError, publicError } from "../publicError";
@@ -80,10 +80,10 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
   const runners = new Map(
     [...sofaOperationDocuments(view, restIgnoredTypes(view), operations)].map(([operation, { document, operationName, fieldName, variables }]) => {
       const variablesOf = operationVariables(variables, view);
-      const run = async (values: Variables, network: NetworkScope): Promise<SofaResult> => {
+      const run = async (values: Variables, network: NetworkScope, key: KeyScope): Promise<SofaResult> => {
         try {
           const variableValues = variablesOf(values);
-          const contextValue: Context = { db, network, now };
+          const contextValue: Context = { db, network, key, now };
           const result = await execute({ schema: view, document, contextValue, variableValues, operationName });
           if (result.errors) return { ok: false, errors: result.errors };
           // What SOFA answered: the root field's value as JSON (nothing for undefined).
@@ -96,10 +96,10 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     }),
   );
 
-  return async function callSofa(operation: SofaOperation, variables: Variables, network: NetworkScope): Promise<SofaResult> {
+  return async function callSofa(operation: SofaOperation, variables: Variables, network: NetworkScope, key: KeyScope): Promise<SofaResult> {
     const run = runners.get(operation);
     if (!run) throw new Error(`no SOFA route for ${operation}`);
-    return run(variables, network);
+    return run(variables, network, key);
   };
 }
 

@@ -1,6 +1,7 @@
 // Duty time of SPEC 3.1: toggles, stops, and who is on duty now.
 import { builder } from "./builder";
 import { activeOfficers, stopDutytime, toggleDutytime, type ActiveOfficer, type DutytimeStatus } from "../resolvers/dutytime";
+import { needs } from "./scopes";
 
 const DutytimeStatusType = builder.objectRef<DutytimeStatus>("DutytimeStatus").implement({
   description: "An officer's duty state after a toggle or stop.",
@@ -37,12 +38,14 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   toggleDutytime: t.field({
+    extensions: needs("dutytime"),
     type: DutytimeStatusType,
     description: "Starts dutytime if the officer is not on duty; otherwise stops the open entries.",
     args: { identifier: t.arg.string({ required: true }) },
     resolve: (_root, { identifier }, ctx) => toggleDutytime(ctx, identifier),
   }),
   stopDutytime: t.field({
+    extensions: needs("dutytime"),
     type: DutytimeStatusType,
     description: "Stops the officer's open entries; succeeds without change when not on duty.",
     args: { identifier: t.arg.string({ required: true }) },

@@ -1,5 +1,6 @@
 // The whole GraphQL schema: importing each domain file registers its types and fields.
 import { builder } from "./builder";
+import { checkDeclaredScopes } from "./scopes";
 import "./dateTime";
 import "./network";
 import "./vehicle";
@@ -9,5 +10,6 @@ import "./dutyHours";
 import "./trends";
 import "./statistics";
 import "./records";
+import "./apiKeys";
 
-export const schema = builder.toSchema({ sortSchema: false });
+export const schema = checkDeclaredScopes(builder.toSchema({ sortSchema: false }));

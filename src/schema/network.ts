@@ -2,7 +2,7 @@
 import { builder } from "./builder";
 import type { NetworkScope } from "../context";
 
-const NetworkType = builder.objectRef<NetworkScope>("Network").implement({
+export const NetworkType = builder.objectRef<NetworkScope>("Network").implement({
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),

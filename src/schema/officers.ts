@@ -8,6 +8,7 @@ import { pageComplexity } from "../resolvers/pages";
 import { addOfficer, findOfficerOrRemoved, listOfficers, removeOfficer, renameOfficer } from "../resolvers/officers";
 import { currentEntryOf, dutySecondsOf, dutytimeOf, durationSecondsOf, onDutyOf } from "../resolvers/officerDuty";
 import { correctDutytimeEntry } from "../resolvers/dutytimeCorrections";
+import { needs } from "./scopes";
 
 export const DutytimeEntryType = builder.objectRef<DutytimeEntry>("DutytimeEntry").implement({
   description: "A stretch on duty of one officer.",
@@ -102,23 +103,27 @@ builder.queryFields((t) => ({
 
 builder.mutationFields((t) => ({
   createOfficer: t.field({
+    extensions: needs("write"),
     type: OfficerType,
     description: "Adds an officer to the key's network (CONFLICT if the identifier is taken); a removed officer comes back with its history.",
     args: { input: t.arg({ type: CreateOfficerInput, required: true }) },
     resolve: (_root, { input }, ctx) => addOfficer(ctx, input),
   }),
   renameOfficer: t.field({
+    extensions: needs("write"),
     type: OfficerType,
     args: { identifier: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
     resolve: (_root, { identifier, name }, ctx) => renameOfficer(ctx, identifier, name),
   }),
   removeOfficer: t.field({
+    extensions: needs("write"),
     type: OfficerType,
     description: "Removes an officer from the lists and from duty; its dutytime stays in reports. createOfficer brings it back.",
     args: { identifier: t.arg.string({ required: true }) },
     resolve: (_root, { identifier }, ctx) => removeOfficer(ctx, identifier),
   }),
   correctDutytimeEntry: t.field({
+    extensions: needs("write"),
     type: DutytimeEntryType,
     description: "Sets an entry's start or end: end after start, neither in the future, no overlap with the officer's other entries.",
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: CorrectDutytimeEntryInput, required: true }) },

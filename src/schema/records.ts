@@ -1,6 +1,7 @@
 // Mission reports, patient files and offender files: written here, counted by the statistics.
 import { builder } from "./builder";
 import { createMissionReport, createOffenderFile, createPatientFile } from "../resolvers/records";
+import { needs } from "./scopes";
 
 const createdAtDescription = "Omitted: now. null: unknown (records imported from older systems).";
 
@@ -51,16 +52,19 @@ const CreateOffenderFileInput = builder.inputType("CreateOffenderFileInput", {
 
 builder.mutationFields((t) => ({
   createMissionReport: t.field({
+    extensions: needs("write"),
     type: MissionReportType,
     args: { input: t.arg({ type: CreateMissionReportInput, required: true }) },
     resolve: (_root, { input }, ctx) => createMissionReport(ctx, input),
   }),
   createPatientFile: t.field({
+    extensions: needs("write"),
     type: PatientFileType,
     args: { input: t.arg({ type: CreatePatientFileInput, required: true }) },
     resolve: (_root, { input }, ctx) => createPatientFile(ctx, input),
   }),
   createOffenderFile: t.field({
+    extensions: needs("write"),
     type: OffenderFileType,
     args: { input: t.arg({ type: CreateOffenderFileInput, required: true }) },
     resolve: (_root, { input }, ctx) => createOffenderFile(ctx, input),

@@ -13,6 +13,7 @@ import {
 import { pageComplexity } from "../resolvers/pages";
 import { pageArgs, pageType } from "./page";
 import { searchableFieldNames, vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
+import { needs } from "./scopes";
 
 /** The response field's description: what it holds, and its request name where that differs. */
 const responseDescription = (field: VehicleField) =>
@@ -100,16 +101,19 @@ const UpdateVehicleInput = builder.inputType("UpdateVehicleInput", {
 
 builder.mutationFields((t) => ({
   createVehicle: t.field({
+    extensions: needs("write"),
     type: VehicleType,
     args: { input: t.arg({ type: CreateVehicleInput, required: true }) },
     resolve: (_root, { input }, ctx) => createVehicle(ctx, input as VehicleInput),
   }),
   updateVehicle: t.field({
+    extensions: needs("write"),
     type: VehicleType,
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateVehicleInput, required: true }) },
     resolve: (_root, { id, input }, ctx) => updateVehicle(ctx, id, input as VehicleInput),
   }),
   deleteVehicle: t.field({
+    extensions: needs("write"),
     type: VehicleType,
     description: "Deletes the vehicle and returns it as it was.",
     args: { id: t.arg.id({ required: true }) },

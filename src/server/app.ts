@@ -10,16 +10,16 @@
 // is filled in on the way and logged and counted once the answer is ready.
 import type { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
-import type { NetworkScope } from "../context";
+import type { KeyScope, NetworkScope } from "../context";
 import { schema } from "../schema";
 import { defaultLimits, maxJsonDepth, type Limits } from "../config/limits";
-import { apiKeyFromHeaders, looksLikeApiKey } from "../resolvers/apiKeys";
+import { apiKeyFromHeaders, looksLikeApiKey, type StoredKey } from "../resolvers/apiKeys";
 import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
 import { createRouter } from "../rest/router";
-import { restOperations, restRoutes } from "../rest/routes";
+import { restOperations, restRouteTable, restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";
-import { codeOf, ErrorCode, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
+import { codeOf, ErrorCode, forbidden, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
 import { errorJson, json, toResponse, type Reply } from "../rest/responses";
 import { declaresTooLargeBody } from "../rest/incoming";
 import { incomingOfRequest, type IncomingHttp } from "./fetchIncoming";
@@ -35,6 +35,16 @@ import { requestObserver } from "./observability/requestObserver";
 import type { Logger } from "./observability/requestLog";
 import type { ServiceMetrics } from "./observability/metrics";
 import { Response } from "@whatwg-node/fetch";
+import { isReply, type Answer } from "./answer";
+import { isPreflight, listedOrigins, originAllowed, preflightReply, withCors } from "./cors";
+import { mayRun } from "./operationScopes";
+import { fieldScopes } from "../schema/scopes";
+
+/** What admission gives a request: its network and its key. */
+interface Admitted {
+  network: NetworkScope;
+  key: KeyScope;
+}
 
 export interface AppDependencies {
   db: Database;
@@ -53,10 +63,7 @@ export interface AppDependencies {
   metrics?: ServiceMetrics;
 }
 
-/** What the app answers: a plain reply, or a fetch Response (Yoga, GraphiQL, the public endpoints). */
-export type Answer = Reply | Response;
-
-export const isReply = (answer: Answer): answer is Reply => typeof (answer as Response).arrayBuffer !== "function";
+export { isReply, type Answer };
 
 export interface App {
   /** Any request, from a fetch Request (X-Request-Id is the HTTP server's to write: not added here). */
@@ -66,7 +73,8 @@ export interface App {
 }
 
 /** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
-const graphqlMethods = "GET, HEAD, POST";
+const graphqlMethodList = ["GET", "HEAD", "POST"] as const;
+const graphqlMethods = graphqlMethodList.join(", ");
 
 export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics }: AppDependencies): App {
   const limits: Limits = { ...defaultLimits, ...chosen };
@@ -76,29 +84,37 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations)));
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
-  const networkOfApiKey = admittedKeys(db.apiKeys, db.keyChanges);
+  const keyOfApiKey = admittedKeys(db.apiKeys, db.keyChanges);
+  const originsOfKeys = listedOrigins(db.apiKeys, db.keyChanges);
+  /** What each REST route's operation needs ("GET /vehicles"): checked before its body is read. */
+  const restScopes = new Map(restRouteTable.map((spec) => [`${spec.method} ${spec.path}`, fieldScopes(schema, spec.operation)]));
   const observer = requestObserver(log, metrics);
 
   /**
-   * The request's network, or the domain error that refuses it before any resolver runs: no or
-   * unknown key, database unreachable, or the key over its rate limit.
+   * The request's network and key, or the domain error that refuses it before any resolver runs:
+   * no or unknown key, database unreachable, or the key over its rate limit.
    */
-  async function admit(header: (name: string) => string | null, record: RequestRecord): Promise<{ network: NetworkScope } | { refusal: GraphQLError }> {
+  async function admit(header: (name: string) => string | null, record: RequestRecord): Promise<Admitted | { refusal: GraphQLError }> {
     const apiKey = apiKeyFromHeaders(header);
     if (!apiKey) return refuse(record, "no_key", unauthenticated());
     // The public prefix only, and only of what looks like one of our keys (not a password pasted by mistake).
     if (looksLikeApiKey(apiKey)) record.keyPrefix = apiKey.slice(0, keyPrefixLength);
-    let network: NetworkScope | null;
+    let stored: StoredKey | null;
     try {
-      network = await networkOfApiKey(apiKey, now());
+      stored = await keyOfApiKey(apiKey, now());
     } catch (error) {
       if (isDatabaseUnavailable(error)) return refuse(record, "database_unavailable", unavailable());
       throw error;
     }
-    if (!network) return refuse(record, "unknown_key", unauthenticated());
-    record.network = network.id;
+    if (!stored) return refuse(record, "unknown_key", unauthenticated());
+    record.network = stored.network.id;
+    record.keyId = stored.id;
+    record.keyName = stored.name;
+    if (!originAllowed(stored, header("origin"))) return refuse(record, "origin", forbidden());
     const retryAfter = limiter.take(apiKey);
-    return retryAfter ? refuse(record, "rate_limit", rateLimited(retryAfter)) : { network };
+    if (retryAfter) return refuse(record, "rate_limit", rateLimited(retryAfter));
+    const { id, name, prefix, scopes, origins } = stored;
+    return { network: stored.network, key: { id, name, prefix, scopes, origins } };
   }
 
   function refuse(record: RequestRecord, reason: RefusalReason, refusal: GraphQLError): { refusal: GraphQLError } {
@@ -152,11 +168,16 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     if (method !== "POST" && incoming.header("accept")?.includes("text/html")) return graphql.graphiql();
     const admitted = await admit(incoming.header, record);
     if ("refusal" in admitted) return graphqlRefusal(incoming, admitted.refusal);
-    const { network } = admitted;
+    return withCors(await graphqlOperation(incoming, record, admitted), admitted.key, incoming.header("origin"));
+  }
+
+  /** A GraphQL request of an admitted key. */
+  async function graphqlOperation(incoming: IncomingHttp, record: RequestRecord, { network, key }: Admitted): Promise<Answer> {
+    const { method } = incoming;
     if (method !== "POST") {
       const bad = badQueryString(incoming);
       if (bad) return graphqlError(incoming, 400, bad, ErrorCode.BAD_USER_INPUT);
-      return overLimits(incoming, incoming.url().searchParams.get("query"), record) ?? graphql.handle(incoming.fetchRequest(null), { network, requestRecord: record });
+      return overLimits(incoming, incoming.url().searchParams.get("query"), record) ?? graphql.handle(incoming.fetchRequest(null), { network, key, requestRecord: record });
     }
     const body = await incoming.text();
     if (body === null) {
@@ -168,12 +189,12 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
       return graphqlError(incoming, 400, tooDeepMessage, ErrorCode.BAD_USER_INPUT);
     }
     const known = queries?.recognize(method, incoming.header, body);
-    const answered = known ? await queries!.answer(known, graphql.contextOf(network, record)) : null;
+    const answered = known ? await queries!.answer(known, graphql.contextOf(network, key, record)) : null;
     if (answered && "status" in answered) return answered;
     // Yoga answers the rest; a known query's result is handed over, not computed again.
     // A known document passed the limits when it was kept; only others are measured here.
     const refused = known ? null : overLimits(incoming, documentTextOf(body), record);
-    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, executed: answered?.executed, requestRecord: record });
+    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, key, executed: answered?.executed, requestRecord: record });
   }
 
   /**
@@ -201,7 +222,27 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     record.route = match.route.path;
     const admitted = await admit(incoming.header, record);
     if ("refusal" in admitted) return restErrorReply([admitted.refusal]);
-    return match.route.handler({ incoming, params: match.params, network: admitted.network });
+    // A page of a listed origin may read the answer, a refusal for scope too.
+    const fromPage = (reply: Reply) => withCors(reply, admitted.key, incoming.header("origin"));
+    if (!mayRun(admitted.key.scopes, restScopes.get(`${match.route.method} ${match.route.path}`)!)) {
+      record.refusal = "scope";
+      return fromPage(restErrorReply([forbidden()]));
+    }
+    return fromPage(await match.route.handler({ incoming, params: match.params, network: admitted.network, key: admitted.key }));
+  }
+
+  /**
+   * A CORS preflight of /graphql or a REST path: it carries no key, so it is answered from the
+   * origins some key lists (./cors.ts).
+   */
+  async function preflight(incoming: IncomingHttp, record: RequestRecord, isGraphql: boolean): Promise<Reply> {
+    const methods = isGraphql ? graphqlMethodList : matchRest.methodsOf(incoming.pathname);
+    if (!methods) return errorJson(404, "Not Found.");
+    if (!isGraphql) record.route = restRouteOf(incoming);
+    const origin = incoming.header("origin");
+    if (origin !== null && (await originsOfKeys(now())).has(origin)) return preflightReply(origin, methods);
+    record.refusal = "origin";
+    return errorJson(403, "No API key lists this origin: its pages may not use the API.");
   }
 
   async function route(incoming: IncomingHttp, record: RequestRecord): Promise<Answer> {
@@ -210,6 +251,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     const isPublic = !isGraphql && isPublicPath(pathname);
     if (isGraphql) record.route = "/graphql";
     else if (isPublic) record.route = publicRouteOf(pathname);
+    if (!isPublic && isPreflight(incoming.method, incoming.header)) return preflight(incoming, record, isGraphql);
     // A body declared too large is refused before anything else, without reading it.
     if (declaresTooLargeBody(incoming)) {
       record.refusal = "body_too_large";
@@ -228,6 +270,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
    * OPERATION_TIMEOUT_MS is the key's line giving up; sooner, the database.
    */
   function refusalOfStatus(status: number, durationMs: number): RefusalReason | undefined {
+    if (status === 403) return "scope";
     if (status === 429) return "fairness_queue";
     if (status === 503) return durationMs >= limits.operationTimeoutMs ? "timeout" : "database_unavailable";
     if (status === 413) return "body_too_large";
@@ -260,7 +303,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     record.status = answered.status;
     // Hundredths of a millisecond: what a log reader or a histogram bucket can tell apart.
     record.durationMs = Math.round((performance.now() - started) * 100) / 100;
-    if (record.refusal === undefined && record.network !== undefined && record.status >= 413) record.refusal = refusalOfStatus(record.status, record.durationMs);
+    if (record.refusal === undefined && record.network !== undefined && (record.status === 403 || record.status >= 413)) record.refusal = refusalOfStatus(record.status, record.durationMs);
     observer.answered(record);
     return answered;
   }

@@ -3,7 +3,7 @@ import { Response } from "@whatwg-node/fetch";
 import { createYoga, maskError as yogaMaskError, type Plugin, type YogaServerOptions } from "graphql-yoga";
 import type { renderGraphiQL as RenderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { GraphQLError, type ExecutionResult, type GraphQLSchema } from "graphql";
-import type { Context, NetworkScope } from "../context";
+import type { Context, KeyScope, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
@@ -15,6 +15,7 @@ import type { ObservedContext, RequestRecord } from "./observability/requestReco
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
   network: NetworkScope;
+  key: KeyScope;
   /**
    * The result of this very request's operation, run already as a known query
    * (src/server/knownQueries.ts): Yoga answers it without running the operation again.
@@ -150,7 +151,7 @@ export function createGraphqlServer(
   limits: OperationLimitsCheck,
   execute: Execute,
 ) {
-  const contextOf = ({ network, requestRecord }: ServerContext): ObservedContext => ({ db, network, now, requestRecord });
+  const contextOf = ({ network, key, requestRecord }: ServerContext): ObservedContext => ({ db, network, key, now, requestRecord });
   const options: YogaServerOptions<ServerContext, Context> = {
     schema,
     graphqlEndpoint: "/graphql",
@@ -181,7 +182,7 @@ export function createGraphqlServer(
   const yoga = createYoga<ServerContext, Context>(options);
   return {
     /** The context of a network's operations for this request, as Yoga builds it. */
-    contextOf: (network: NetworkScope, requestRecord?: RequestRecord): Context => contextOf({ network, requestRecord }),
+    contextOf: (network: NetworkScope, key: KeyScope, requestRecord?: RequestRecord): Context => contextOf({ network, key, requestRecord }),
     /** Runs the GraphQL request (GET or POST) of a network. */
     handle: (request: Request, context: ServerContext): Promise<Response> =>
       Promise.resolve(yoga.fetch(request, { ...context, waitUntil: leaveRunning } as ServerContext)),

@@ -1,12 +1,15 @@
 // The one execute function of every path (known queries, Yoga, SOFA's REST operations): the
-// operation is measured against the limits first (src/server/operationLimits.ts), then run in its
-// key's line (src/server/keyFairness.ts) as a compiled query (src/server/compiledExecute.ts).
+// key's scopes are checked first (src/server/operationScopes.ts), the operation is measured
+// against the limits (src/server/operationLimits.ts), then run in its key's line
+// (src/server/keyFairness.ts) as a compiled query (src/server/compiledExecute.ts).
 // A refusal is a result with one error and no data; the error carries its HTTP status.
 import type { ExecutionArgs, ExecutionResult, GraphQLError, GraphQLSchema } from "graphql";
 import type { Limits } from "../config/limits";
 import { compiledExecute } from "./compiledExecute";
 import { keyFairness, type KeyFairness } from "./keyFairness";
 import { operationLimits, type OperationLimitsCheck } from "./operationLimits";
+import { mayRun, operationScopes, type NeededScopes } from "./operationScopes";
+import { forbidden } from "../errors";
 import { fairnessRefusalReason, limitRefusalReason, noteOperation, type ObservedContext } from "./observability/requestRecord";
 
 /**
@@ -18,11 +21,15 @@ export type Execute = (args: ExecutionArgs) => Promise<ExecutionResult> | Execut
 
 const refused = (error: GraphQLError): ExecutionResult => ({ errors: [error] });
 
-export function guardedExecute(limits: OperationLimitsCheck, fairness: KeyFairness): Execute {
+export function guardedExecute(scopes: NeededScopes, limits: OperationLimitsCheck, fairness: KeyFairness): Execute {
   return (args) => {
     // A GraphQL request's record (none for SOFA's REST operations: their routes say enough).
-    const { network, requestRecord: record } = args.contextValue as ObservedContext;
+    const { network, key, requestRecord: record } = args.contextValue as ObservedContext;
     if (record) noteOperation(record, args.document, args.operationName);
+    if (!mayRun(key.scopes, scopes(args.document, args.operationName))) {
+      if (record) record.refusal = "scope";
+      return refused(forbidden());
+    }
     const measured = limits.measure(args.document, args.operationName, args.variableValues);
     if ("refusal" in measured) {
       if (record) record.refusal = limitRefusalReason(measured.refusal);
@@ -41,5 +48,5 @@ export function guardedExecute(limits: OperationLimitsCheck, fairness: KeyFairne
 /** The limits of documents and the execute function that enforces them with fairness, for these limits. */
 export function operationGuards(schema: GraphQLSchema, limits: Limits) {
   const documentLimits = operationLimits(schema, limits);
-  return { documentLimits, execute: guardedExecute(documentLimits, keyFairness(limits)) };
+  return { documentLimits, execute: guardedExecute(operationScopes(schema), documentLimits, keyFairness(limits)) };
 }

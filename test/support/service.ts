@@ -12,6 +12,7 @@ import { defaultLimits, type Limits } from "../../src/config/limits";
 import type { Logger } from "../../src/server/observability/requestLog";
 import type { ServiceMetrics } from "../../src/server/observability/metrics";
 import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
+import { operatorKey } from "../../src/context";
 
 export { temporaryDir, testProvider };
 
@@ -88,7 +89,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
       return {
         ...network,
         officer: (value: string, officerName = `Officer ${value}`) =>
-          addOfficer({ db, network, now: () => new Date() }, { identifier: `${identifierType}:${value}`, name: officerName }),
+          addOfficer({ db, network, key: operatorKey, now: () => new Date() }, { identifier: `${identifierType}:${value}`, name: officerName }),
       };
     },
     async close() {

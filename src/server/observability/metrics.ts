@@ -26,6 +26,13 @@ export interface PoolCounts {
 /** Operation names with a series of their own; later names count as `(other)`. */
 export const maxOperationNames = 100;
 
+/**
+ * Keys with a series of their own (vrd_key_requests_total): a process's keys in use are far
+ * fewer than this; past it, keys count under `key_id="(other)"`, so series never grow without end.
+ */
+export const maxKeySeries = 1_000;
+const otherKeys = { key_id: "(other)", key_name: "(other)" };
+
 /** Seconds: a get by id takes about a millisecond, a report or a write under load up to seconds. */
 const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -119,6 +126,22 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     });
   }
 
+  const keyRequests = new Counter({
+    name: "vrd_key_requests_total",
+    help: "Requests of admitted keys, by key id and name (bounded: see docs/operations.md).",
+    labelNames: ["key_id", "key_name"] as const,
+    registers,
+  });
+  /** The labels of each key counted so far: at most maxKeySeries keys, the others as one. */
+  const keyLabels = new Map<number, { key_id: string; key_name: string }>();
+  function keyLabel(id: number, name: string) {
+    let labels = keyLabels.get(id);
+    if (labels) return labels;
+    if (keyLabels.size >= maxKeySeries) return otherKeys;
+    keyLabels.set(id, (labels = { key_id: String(id), key_name: name }));
+    return labels;
+  }
+
   const operationNames = new Set<string>();
   function operationLabel(name: string | undefined): string {
     if (name === undefined) return "(anonymous)";
@@ -134,6 +157,7 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
       series.add(record.route ?? "unmatched", record.method, record.status, record.durationMs / 1000);
       if (record.operationType !== undefined) operations.inc({ operation: operationLabel(record.operation), type: record.operationType });
       if (record.refusal !== undefined) refusals.inc({ reason: record.refusal });
+      if (record.keyId !== undefined) keyRequests.inc(keyLabel(record.keyId, record.keyName ?? ""));
     },
   };
 }

@@ -1,16 +1,18 @@
 // What is known of one request by the time it is answered: the fields of its log line, which the
 // metrics count too (src/server/observability/requestObserver.ts). The app fills it in as it goes
-// (route, network, key prefix, refusal); the guarded execute function adds the GraphQL operation.
+// (route, network, key prefix, id and name, refusal); the guarded execute function adds the GraphQL operation.
 // It is the log line itself, so a request allocates nothing else for its log. Nothing of a
 // request's query string, body or key goes in here beyond the key's public prefix. What is not
 // known or does not apply stays undefined, which pino leaves out of the line (a null costs a
 // JSON.stringify per field, ~0.4 us per line for the four a REST request lacks).
 import { getOperationAST, type DocumentNode, type GraphQLError } from "graphql";
 import type { Context } from "../../context";
+import { shownPrefixLength } from "../../resolvers/apiKeys";
 
 /**
  * Why a request was refused, where it was. A bounded set: it is a metrics label too.
  * - `no_key`: no API key, or two different ones; `unknown_key`: unknown, revoked or expired;
+ * - `scope`: the key lacks a scope the operation needs; `origin`: the browser's origin is not one the key lists;
  * - `rate_limit`: RATE_LIMIT_PER_MINUTE;
  * - `operation_limit`: a GRAPHQL_* limit of the document's size or shape; `operation_cost`: GRAPHQL_MAX_COST;
  * - `fairness_queue`: the key's line is full (KEY_MAX_QUEUED); `timeout`: OPERATION_TIMEOUT_MS;
@@ -20,6 +22,8 @@ import type { Context } from "../../context";
 export type RefusalReason =
   | "no_key"
   | "unknown_key"
+  | "scope"
+  | "origin"
   | "rate_limit"
   | "operation_limit"
   | "operation_cost"
@@ -31,10 +35,10 @@ export type RefusalReason =
   | "database_unavailable";
 
 /**
- * The characters of a key that `network list` shows as its prefix (src/resolvers/apiKeys.ts:
- * `vrd_` and 6 more; a test holds the two together). Public: they identify a key, not unlock it.
+ * The characters of a key sent that its log line shows, as lists show a key's prefix
+ * (src/resolvers/apiKeys.ts). Public: they identify a key, not unlock it.
  */
-export const keyPrefixLength = 10;
+export const keyPrefixLength = shownPrefixLength;
 
 /** Operation names longer than this are cut in the log line (a document may be 20,000 characters). */
 const maxLoggedOperationName = 100;
@@ -51,6 +55,9 @@ export class RequestRecord {
   network: number | undefined = undefined;
   /** The first characters of the key sent, when it looks like one of ours (admitted or not). */
   keyPrefix: string | undefined = undefined;
+  /** The admitted key's id and name (never its secret). */
+  keyId: number | undefined = undefined;
+  keyName: string | undefined = undefined;
   /** GraphQL's operation name as sent (undefined: anonymous, or no operation), and its type. */
   operation: string | undefined = undefined;
   operationType: "query" | "mutation" | "subscription" | undefined = undefined;
