@@ -1,12 +1,15 @@
 // The OpenAPI document (src/rest/openapi/) against what it is generated from and what the server
 // does: the route table and its overlays match one to one, every path of the route table and of
 // the public paths is in the served /openapi.json with an operation for each of OpenAPI's eight
-// methods (the served ones, HEAD wherever GET is, and 405 with Allow for the others), a real
-// service answers every method on every path, with and without a key, with a status and a
-// Content-Type its operation documents, every $ref resolves, the schemas the REST routes pass
-// through agree with the GraphQL types as REST sees them (src/rest/sofa.ts restView: the schema
-// without the fields marked restOmitted), every GET route's query parameters are its operation's
-// arguments, and the plate's pattern accepts exactly the plates the server accepts.
+// methods (the served ones, HEAD wherever GET is, OPTIONS as the CORS preflight where the key is
+// needed, and 405 with Allow for the others), each REST operation names the scopes fieldScopes
+// (src/schema/scopes.ts) gives its root field, and every operation that needs the key
+// documents 403; a real service answers every method on every path, with and without a key, with
+// keys lacking scopes, from listed and unlisted origins, and to real preflights, with a status and
+// a Content-Type (and the CORS headers) its operation documents; every $ref resolves, the schemas
+// the REST routes pass through agree with the GraphQL types as REST sees them (src/rest/sofa.ts
+// restView: the schema without the fields marked restOmitted), every GET route's query parameters
+// are its operation's arguments, and the plate's pattern accepts exactly the plates the server accepts.
 import http from "node:http";
 import fc from "fast-check";
 import {
@@ -22,13 +25,17 @@ import {
 import type { Database } from "../src/db/client";
 import { vehicleFields } from "../src/model/vehicleFields";
 import { vehicleChanges } from "../src/resolvers/vehicleInput";
+import { grants, scopeMeanings, scopeNames, type Scope } from "../src/model/scopes";
+import { createKey } from "../src/resolvers/apiKeys";
 import { publicPaths, restOverlays } from "../src/rest/openapi/overlays";
-import { otherMethodsTag, overlayMismatches, routeKey } from "../src/rest/openapi/paths";
-import { operationMethods, type OpenApiDocument, type Operation, type Parameter, type Reference, type RequestBody, type Response, type Schema } from "../src/rest/openapi/types";
+import { keyWithScopes, otherMethodsTag, overlayMismatches, routeKey } from "../src/rest/openapi/paths";
+import { operationMethods, type Method, type OpenApiDocument, type Operation, type Parameter, type Reference, type RequestBody, type Response, type Schema } from "../src/rest/openapi/types";
 import { createRouter } from "../src/rest/router";
 import { restRouteTable } from "../src/rest/routes";
 import { restView } from "../src/rest/sofa";
 import { schema as fullSchema } from "../src/schema";
+import { corsAllowedHeaders, corsMaxAgeSeconds } from "../src/rest/corsHeaders";
+import { fieldScopes } from "../src/schema/scopes";
 import { isPublicPath, publicEndpoints } from "../src/server/publicEndpoints";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 
@@ -51,7 +58,7 @@ beforeAll(async () => {
 });
 
 /** Every operation of the document, with its path and (lower-case) method. */
-function operations(): { path: string; method: string; operation: Operation }[] {
+function operations(): { path: string; method: Method; operation: Operation }[] {
   return Object.entries(document.paths).flatMap(([path, item]) =>
     operationMethods.flatMap((method) => {
       const operation = (item as Record<string, Operation | undefined>)[method];
@@ -66,9 +73,18 @@ const refusesMethod = (operation: Operation | undefined) => operation?.tags.incl
 /** The operations of the methods each path serves. */
 const servedOperations = () => operations().filter((entry) => !refusesMethod(entry.operation));
 
+/** The paths that need the key, from the route table and the public paths: REST's and /graphql. */
+const keyedPaths = () => new Set([...restRouteTable.map((route) => route.path), ...Object.keys(publicPaths).filter((path) => publicPaths[path].authenticated === true)]);
+
+/** Whether the path needs the key and this is its OPTIONS, the CORS preflight's operation. */
+const isPreflightOperation = (path: string, method: string) => method === "options" && keyedPaths().has(path);
+
+/** The operations of requests a key makes: the served ones of the paths that need the key, but their preflights. */
+const keyedOperations = () => servedOperations().filter(({ path, method }) => keyedPaths().has(path) && !isPreflightOperation(path, method));
+
 /**
- * What each path serves, from the route table and the public paths (src/rest/openapi/overlays.ts),
- * in lower case: the methods declared there, and HEAD wherever GET is.
+ * What each path answers, from the route table and the public paths (src/rest/openapi/overlays.ts),
+ * in lower case: the methods declared there, and HEAD wherever GET is (`Allow` names these).
  */
 function declaredMethods(): Map<string, string[]> {
   const served = new Map<string, string[]>();
@@ -78,6 +94,16 @@ function declaredMethods(): Map<string, string[]> {
   for (const list of served.values()) if (list.includes("get")) list.push("head");
   return served;
 }
+
+/** The methods each path has an operation of its own for: the declared ones, and OPTIONS (preflights) where the key is needed. */
+function servedMethods(): Map<string, string[]> {
+  const served = declaredMethods();
+  for (const path of keyedPaths()) served.get(path)!.push("options");
+  return served;
+}
+
+/** The route a REST operation runs (HEAD: its GET's), or undefined. */
+const routeOf = (path: string, method: string) => restRouteTable.find((route) => route.path === path && route.method.toLowerCase() === (method === "head" ? "get" : method));
 
 /** The methods a 405 operation's description says its path answers ("/x answers GET, HEAD; ..."). */
 function describedAllow(operation: Operation): string[] | undefined {
@@ -177,8 +203,9 @@ describe("paths and methods of /openapi.json", () => {
     expect(operations()).toHaveLength(expected.length * operationMethods.length);
   });
 
-  test("the methods each path serves are the route table's (or the public path's), plus HEAD for GET; every other answers 405", () => {
-    const served = declaredMethods();
+  test("the methods each path serves are the route table's (or the public path's), plus HEAD for GET and OPTIONS where the key is needed; every other answers 405", () => {
+    const served = servedMethods();
+    const allowed = declaredMethods();
     for (const [path, item] of Object.entries(document.paths)) {
       const own = operationMethods.filter((method) => !refusesMethod(item[method]));
       expect({ path, served: own.sort() }).toEqual({ path, served: served.get(path)!.sort() });
@@ -186,18 +213,27 @@ describe("paths and methods of /openapi.json", () => {
         const operation = item[method]!;
         const where = `${method} ${path}`;
         expect({ where, tags: operation.tags, security: operation.security }).toEqual({ where, tags: [otherMethodsTag.name], security: [] });
-        expect({ where, allow: describedAllow(operation) }).toEqual({ where, allow: own.map((each) => each.toUpperCase()).sort() });
+        // Allow names the methods of requests: OPTIONS only answers preflights.
+        expect({ where, allow: describedAllow(operation) }).toEqual({ where, allow: allowed.get(path)!.map((each) => each.toUpperCase()).sort() });
       }
     }
   });
 
-  test("the paths outside the route table are /graphql and the public endpoints; only REST and /graphql need the key", () => {
+  test("the paths outside the route table are /graphql and the public endpoints; only REST and /graphql need the key, with the scopes of the REST operation's root field (preflights none)", () => {
     const restPaths = new Set(restRouteTable.map((route) => route.path));
+    expect(document.security).toEqual([{ ApiKeyHeader: [] }, { BearerAuth: [] }]);
     for (const path of Object.keys(document.paths)) {
       expect({ path, public: isPublicPath(path) }).toEqual({ path, public: !restPaths.has(path) && path !== "/graphql" });
-      for (const { operation } of servedOperations().filter((entry) => entry.path === path)) {
-        const security = restPaths.has(path) ? document.security : path === "/graphql" ? expect.arrayContaining(document.security) : [];
-        expect({ path, security: operation.security }).toEqual({ path, security });
+      for (const { method, operation } of servedOperations().filter((entry) => entry.path === path)) {
+        const route = routeOf(path, method);
+        const security = isPreflightOperation(path, method)
+          ? []
+          : route
+            ? keyWithScopes(fieldScopes(fullSchema, route.operation))
+            : path === "/graphql"
+              ? expect.arrayContaining(document.security)
+              : [];
+        expect({ path, method, security: operation.security }).toEqual({ path, method, security });
       }
     }
     // GraphiQL's page needs no key: GET and HEAD /graphql list the empty requirement besides the key.
@@ -263,6 +299,125 @@ describe("404 and 405 on every path", () => {
   });
 });
 
+/** The GraphQL error codes of a response's examples (null for the contract's shape), of the media types with one. */
+const exampleCodes = (response: Response) =>
+  Object.values(response.content ?? {})
+    .filter((media) => media.example !== undefined)
+    .map((media) => (media.example as { errors?: { extensions: { code: string } }[] }).errors?.[0].extensions.code ?? null);
+
+/** The component a header $ref names. */
+const refNameOf = (value: unknown) => (value as Reference).$ref?.split("/").at(-1);
+
+describe("scopes and origins", () => {
+  test("each REST operation names the scopes fieldScopes gives its root field: its security requirement, x-scopes, description and 403", () => {
+    const named = new Set<Scope>();
+    for (const { path, method, operation } of keyedOperations()) {
+      const route = routeOf(path, method);
+      if (!route) continue;
+      const where = `${method} ${path}`;
+      const scopes = [...fieldScopes(fullSchema, route.operation)];
+      scopes.forEach((scope) => named.add(scope));
+      expect({ where, scopes: operation["x-scopes"], security: operation.security }).toEqual({ where, scopes, security: keyWithScopes(scopes) });
+      const forbidden = operation.responses["403"] as Reference;
+      // HEAD's responses are GET's without bodies, written out.
+      if (method !== "head") expect({ where, ref: forbidden.$ref }).toEqual({ where, ref: "#/components/responses/Forbidden" });
+      for (const scope of scopes) {
+        const needs = `Needs the \`${scope}\` scope: ${scopeMeanings[scope]}.`;
+        expect({ where, description: operation.description, forbidden: forbidden.description }).toEqual({
+          where,
+          description: expect.stringContaining(needs),
+          forbidden: expect.stringContaining(needs),
+        });
+      }
+    }
+    expect([...named].sort()).toEqual(["dutytime", "read", "write"]);
+    // Not written by hand: each mutation of the table (createVehicle: write, toggleDutytime: dutytime).
+    expect(document.paths["/vehicles"].post!["x-scopes"]).toEqual(["write"]);
+    expect(document.paths["/dutytime/{identifier}/toggle"].post!["x-scopes"]).toEqual(["dutytime"]);
+    expect(document.paths["/graphql"].post!["x-scopes"]).toBeUndefined();
+  });
+
+  test("every operation that needs the key documents 403: REST as {message}, /graphql in GraphQL's shape with FORBIDDEN, listing what every root field needs", () => {
+    for (const { path, method, operation } of keyedOperations()) {
+      const where = `${method} ${path}`;
+      const forbidden = resolve<Response>(operation.responses["403"]);
+      const graphql = path === "/graphql";
+      const codes = method === "head" ? [] : graphql ? ["FORBIDDEN", "FORBIDDEN"] : [null];
+      expect({ where, codes: exampleCodes(forbidden) }).toEqual({ where, codes });
+      if (method !== "head") {
+        const examples = Object.values(forbidden.content!).flatMap((media) => (media.example === undefined ? [] : [media.example]));
+        const message = examples.map((example) => (graphql ? (example as { errors: { message: string }[] }).errors[0].message : (example as { message: string }).message));
+        expect({ where, message: [...new Set(message)] }).toEqual({ where, message: ["This action is unauthorized."] });
+      }
+    }
+    const graphqlForbidden = document.components.responses.GraphQLForbidden.description;
+    for (const name of Object.keys(fullSchema.getMutationType()!.getFields())) {
+      const [scope] = fieldScopes(fullSchema, `Mutation.${name}`);
+      expect({ name, listed: new RegExp(`\`${name}\`[^;]*: \`${scope}\``).test(graphqlForbidden) }).toEqual({ name, listed: true });
+    }
+    expect(graphqlForbidden).toContain("`viewer`: any key");
+  });
+
+  test("the key's security schemes say that keys have scopes, each with its meaning, and may list origins", () => {
+    for (const [name, scheme] of Object.entries(document.components.securitySchemes)) {
+      for (const scope of scopeNames) expect({ name, scope, described: String(scheme.description).includes(`\`${scope}\`: ${scopeMeanings[scope]}`) }).toEqual({ name, scope, described: true });
+      expect({ name, origins: String(scheme.description) }).toEqual({ name, origins: expect.stringContaining("Access-Control-Allow-Origin") });
+    }
+  });
+
+  test("the success of every operation that needs the key documents Access-Control-Allow-Origin and Vary", () => {
+    for (const { path, method, operation } of keyedOperations()) {
+      const [, success] = Object.entries(operation.responses).find(([status]) => status.startsWith("2"))!;
+      const headers = Object.fromEntries(Object.entries(resolve<Response>(success).headers ?? {}).map(([name, header]) => [name, refNameOf(header)]));
+      expect({ path, method, headers }).toEqual({ path, method, headers: { "Access-Control-Allow-Origin": "AccessControlAllowOrigin", Vary: "Vary" } });
+    }
+  });
+});
+
+describe("CORS preflights", () => {
+  test("OPTIONS of every REST path and /graphql is the preflight: no key, the Origin and Access-Control-Request-Method headers, 204 with the CORS headers, 403, 404, 405 with Allow, 503", () => {
+    const allowed = declaredMethods();
+    expect(keyedPaths().has("/graphql")).toBe(true);
+    for (const path of keyedPaths()) {
+      const operation = document.paths[path].options!;
+      const where = path;
+      expect({ where, tags: operation.tags, security: operation.security, id: operation.operationId }).toEqual({
+        where,
+        tags: document.paths[path][allowed.get(path)![0] as Method]!.tags,
+        security: [],
+        id: expect.stringMatching(/^preflight/),
+      });
+      const parameters = (operation.parameters ?? []).map((parameter) => resolve<Parameter>(parameter)).map((parameter) => `${parameter.in} ${parameter.name}`);
+      expect({ where, parameters }).toEqual({ where, parameters: ["header Origin", "header Access-Control-Request-Method"] });
+      expect({ where, statuses: Object.keys(operation.responses).sort() }).toEqual({ where, statuses: ["204", "403", "404", "405", "503"] });
+      const answered = resolve<Response>(operation.responses["204"]);
+      expect({ where, body: answered.content, headers: Object.keys(answered.headers ?? {}).sort() }).toEqual({
+        where,
+        body: undefined,
+        headers: ["Access-Control-Allow-Headers", "Access-Control-Allow-Methods", "Access-Control-Allow-Origin", "Access-Control-Max-Age", "Vary"],
+      });
+      const methods = /Access-Control-Allow-Methods: ([A-Z, ]+)/.exec((operation.responses["204"] as Reference).description!)?.[1].split(", ").sort();
+      expect({ where, methods }).toEqual({ where, methods: allowed.get(path)!.map((method) => method.toUpperCase()).sort() });
+      // The preflight's refusal is in the contract's shape everywhere; its 405 in the path's.
+      expect({ where, refused: exampleCodes(resolve<Response>(operation.responses["403"])) }).toEqual({ where, refused: [null] });
+      const notAllowed = resolve<Response>(operation.responses["405"]);
+      expect({ where, allow: Boolean(notAllowed.headers?.Allow), codes: exampleCodes(notAllowed) }).toEqual({
+        where,
+        allow: true,
+        codes: path === "/graphql" ? ["METHOD_NOT_ALLOWED", "METHOD_NOT_ALLOWED"] : [null],
+      });
+    }
+    // The public paths answer no preflight: their OPTIONS is a method they do not serve.
+    for (const path of Object.keys(document.paths).filter((each) => !keyedPaths().has(each))) expect({ path, refused: refusesMethod(document.paths[path].options) }).toEqual({ path, refused: true });
+  });
+
+  test("the CORS headers' documented values are the ones src/server/cors.ts sends", () => {
+    const { headers } = document.components;
+    expect(headers.AccessControlAllowHeaders.schema.const).toBe(corsAllowedHeaders);
+    expect(headers.AccessControlMaxAge.schema.const).toBe(corsMaxAgeSeconds);
+  });
+});
+
 /** A request as node's client sends it: any method (fetch refuses TRACE), the body as bytes. */
 function send(agent: http.Agent, url: string, method: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
@@ -281,10 +436,23 @@ describe("every path and every method, as a real service answers them", () => {
   let service: TestService;
   let network: TestNetwork;
   const agent = new http.Agent({ keepAlive: true });
+  /** The origin of a page a key lists, and one no key lists. */
+  const listedOrigin = "https://page.example";
+  const unlistedOrigin = "https://stranger.example";
+  /** Keys that lack scopes: a page's `read` key for the listed origin, and a time clock's `dutytime` key for no browser. */
+  const keys: { name: string; apiKey: string; scopes: Scope[]; origins: string[] }[] = [];
 
   beforeAll(async () => {
     service = await startService();
     network = await service.network();
+    const now = new Date();
+    for (const [name, scopes, origins] of [
+      ["page", ["read"], [listedOrigin]],
+      ["clock", ["dutytime"], []],
+    ] as [string, Scope[], string[]][]) {
+      const { apiKey } = await createKey(service.db.apiKeys, network.id, { name, scopes, origins, expiresAt: null }, now);
+      keys.push({ name, apiKey, scopes, origins });
+    }
   });
   afterAll(async () => {
     agent.destroy();
@@ -308,66 +476,154 @@ describe("every path and every method, as a real service answers them", () => {
   /** The media type of a Content-Type header, without its parameters. */
   const mediaType = (contentType: string | undefined) => contentType?.split(";")[0].trim().toLowerCase();
 
-  test("every method on every path, with and without a key, answers a status and a Content-Type its operation documents", async () => {
+  /** A method list as `Allow` and Access-Control-Allow-Methods send it, sorted. */
+  const methodList = (value: unknown) => String(value ?? "").split(", ").sort();
+
+  test("every method on every path, with and without a key, with keys lacking scopes, from listed and unlisted origins, and as a preflight, answers a status and a Content-Type its operation documents", async () => {
     const created = await send(agent, `${service.url}/vehicles`, "POST", { "X-API-Key": network.apiKey, "Content-Type": "application/json" }, JSON.stringify({ plate: "DOC 1" }));
     expect(created.status).toBe(201);
     const officer = await network.officer("1001");
     const values: Record<string, string> = { vehicle: String(JSON.parse(created.body.toString()).data.id), identifier: encodeURIComponent(officer.identifier) };
-    // What a client asks for: anything, a browser's page, GraphQL's own media type, one nothing is answered in.
-    const accepts = [undefined, "text/html,application/xhtml+xml,*/*;q=0.8", "application/graphql-response+json", "text/plain"];
+    // What a client asks for: anything, a browser's page, GraphQL's own media type, one nothing is answered in, a stream.
+    const accepts = [undefined, "text/html,application/xhtml+xml,*/*;q=0.8", "application/graphql-response+json", "text/plain", "text/event-stream", "multipart/mixed"];
     // DELETE last, so that the other methods find the vehicle.
     const methods = [...operationMethods].sort((a, b) => Number(a === "delete") - Number(b === "delete"));
+    const allowed = declaredMethods();
 
     const problems: unknown[] = [];
     const answered = new Map<string, Set<string>>();
-    for (const [template, item] of Object.entries(document.paths)) {
+
+    /**
+     * Sends the operation's request (its query parameters' examples, a required instant a day
+     * ago; its body's example, unless another is given) to the concrete path with these headers,
+     * and checks the answer: a status the operation documents, a Content-Type its response
+     * documents (no body where none is, and never to HEAD), `Allow` on a 405 of a method the path
+     * does not serve (or of an OPTIONS that is no preflight), a documented header's `const`. The
+     * answer and its documented response, or null (a problem recorded) when the status is not documented.
+     */
+    async function exchange(template: string, path: string, method: Method, headers: Record<string, string>, about: Record<string, unknown>, ownBody?: string) {
+      const where = `${method.toUpperCase()} ${path}`;
+      const operation = document.paths[template][method];
+      if (!operation) {
+        problems.push({ where, problem: `no operation for ${method} ${template}` });
+        return null;
+      }
+      const requestBody = operation.requestBody && resolve<RequestBody>(operation.requestBody);
+      const example = requestBody?.content["application/json"]?.example;
+      const query = (operation.parameters ?? [])
+        .map((parameter) => resolve<Parameter>(parameter))
+        .filter((parameter) => parameter.in === "query")
+        .flatMap((parameter) => {
+          const isInstant = parameter.required && (parameter.schema as Schema).format === "date-time";
+          const value = parameter.example ?? (isInstant ? new Date(Date.now() - 86_400_000).toISOString() : undefined);
+          return value === undefined ? [] : [`${parameter.name}=${encodeURIComponent(String(value))}`];
+        });
+      const url = `${service.url}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
+      const body = ownBody ?? (example === undefined ? undefined : JSON.stringify(example));
+      const answer = await send(agent, url, method.toUpperCase(), body === undefined ? headers : { "Content-Type": "application/json", ...headers }, body);
+      const request = { where, ...about };
+      const documented = operation.responses[answer.status];
+      if (!documented) {
+        problems.push({ ...request, status: answer.status, documented: Object.keys(operation.responses), body: answer.body.toString("utf8").slice(0, 200) });
+        return null;
+      }
+      answered.set(`${method} ${template}`, (answered.get(`${method} ${template}`) ?? new Set()).add(String(answer.status)));
+      const response = resolve<Response>(documented);
+      const contentType = mediaType(answer.headers["content-type"]);
+      if (method === "head") {
+        if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: "HEAD answered a body" });
+      } else if (response.content === undefined) {
+        if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: `a body (${contentType}) where none is documented` });
+      } else if (contentType === undefined || !(contentType in response.content)) {
+        problems.push({ ...request, status: answer.status, contentType, documented: Object.keys(response.content) });
+      }
+      if (answer.status === 405 && (refusesMethod(operation) || isPreflightOperation(template, method))) {
+        const allow = methodList(answer.headers.allow);
+        const expected = allowed.get(template)!.map((each) => each.toUpperCase()).sort();
+        if (JSON.stringify(allow) !== JSON.stringify(expected)) problems.push({ ...request, allow, expected });
+      }
+      for (const [name, header] of Object.entries(response.headers ?? {})) {
+        const value = answer.headers[name.toLowerCase()];
+        const constant = (resolve(header).schema as Schema).const;
+        if (value !== undefined && constant !== undefined && value !== String(constant)) problems.push({ ...request, header: name, value, documented: constant });
+      }
+      return { answer, response };
+    }
+
+    // Keys that lack scopes, from the origin the page's key lists and from one it does not: before
+    // the DELETE below, and none of them may delete. A REST operation answers 403 exactly when the
+    // key lacks a scope of its x-scopes, or lists origins and not the request's; the success to a
+    // key that lists the Origin carries the CORS headers its response documents.
+    for (const { path: template, method, operation } of keyedOperations()) {
+      const route = routeOf(template, method);
+      for (const path of await concretePaths(template, values)) {
+        for (const key of keys) {
+          for (const origin of [listedOrigin, unlistedOrigin]) {
+            const listsOrigin = key.origins.includes(origin);
+            for (const accept of accepts) {
+              const about = { key: key.name, origin, accept };
+              const exchanged = await exchange(template, path, method, { "X-API-Key": key.apiKey, Origin: origin, ...(accept && { Accept: accept }) }, about);
+              if (!exchanged) continue;
+              const { answer, response } = exchanged;
+              if (route) {
+                const refused = (key.origins.length > 0 && !listsOrigin) || !operation["x-scopes"]!.every((scope) => grants(key.scopes, scope));
+                if ((answer.status === 403) !== refused) problems.push({ where: `${method.toUpperCase()} ${path}`, ...about, status: answer.status, refused });
+              }
+              // GraphiQL's page is answered to a browser before any key is looked at: no CORS headers.
+              if (listsOrigin && answer.status < 300 && mediaType(answer.headers["content-type"]) !== "text/html") {
+                const cors = { origin: answer.headers["access-control-allow-origin"], vary: String(answer.headers.vary).includes("Origin") };
+                const documented = Object.keys(response.headers ?? {}).filter((name) => name === "Access-Control-Allow-Origin" || name === "Vary");
+                if (cors.origin !== origin || !cors.vary || documented.length !== 2) problems.push({ where: `${method.toUpperCase()} ${path}`, ...about, status: answer.status, cors, documented });
+              }
+            }
+          }
+        }
+      }
+    }
+
+    // GraphQL: a mutation with the page's `read` key runs nothing and answers 403 with FORBIDDEN.
+    const mutation = "deleteVehicle";
+    expect(fieldScopes(fullSchema, `Mutation.${mutation}`).every((scope) => grants(keys[0].scopes, scope))).toBe(false);
+    for (const accept of accepts) {
+      const body = JSON.stringify({ query: `mutation { ${mutation}(id: ${values.vehicle}) { id } }` });
+      const exchanged = await exchange("/graphql", "/graphql", "post", { "X-API-Key": keys[0].apiKey, Origin: listedOrigin, ...(accept && { Accept: accept }) }, { key: "page", mutation, accept }, body);
+      if (exchanged && accept === undefined) {
+        const { errors } = JSON.parse(exchanged.answer.body.toString("utf8"));
+        expect([exchanged.answer.status, errors[0].extensions.code]).toEqual([403, "FORBIDDEN"]);
+      }
+    }
+
+    // Preflights, to every path: from the origin a key lists (204 with the documented CORS headers
+    // where the key is needed), from one no key lists and without an Origin (403); the public
+    // paths answer none (405).
+    for (const template of Object.keys(document.paths)) {
+      const keyed = keyedPaths().has(template);
+      for (const path of await concretePaths(template, values)) {
+        for (const origin of [listedOrigin, unlistedOrigin, null]) {
+          const headers = { "Access-Control-Request-Method": allowed.get(template)![0].toUpperCase(), "Access-Control-Request-Headers": "x-api-key, content-type", ...(origin && { Origin: origin }) };
+          const about = { preflight: true, origin };
+          const exchanged = await exchange(template, path, "options", headers, about);
+          if (!exchanged) continue;
+          const { answer, response } = exchanged;
+          const expected = !keyed ? (path.includes("no-such-file") ? 404 : 405) : origin === listedOrigin ? 204 : 403;
+          if (answer.status !== expected) problems.push({ where: `OPTIONS ${path}`, ...about, status: answer.status, expected });
+          if (answer.status !== 204) continue;
+          const missing = Object.keys(response.headers ?? {}).filter((name) => answer.headers[name.toLowerCase()] === undefined);
+          const sent = { origin: answer.headers["access-control-allow-origin"], methods: methodList(answer.headers["access-control-allow-methods"]) };
+          const wanted = { origin, methods: allowed.get(template)!.map((each) => each.toUpperCase()).sort() };
+          if (missing.length > 0 || JSON.stringify(sent) !== JSON.stringify(wanted)) problems.push({ where: `OPTIONS ${path}`, ...about, missing, sent, wanted });
+        }
+      }
+    }
+
+    // Every method on every path, without a key and with the network's key (every scope): the
+    // OPTIONS of a path that needs the key, sent without Access-Control-Request-Method, is no preflight (405).
+    for (const template of Object.keys(document.paths)) {
       for (const path of await concretePaths(template, values)) {
         for (const method of methods) {
-          const operation = item[method];
-          const where = `${method.toUpperCase()} ${path}`;
-          if (!operation) {
-            problems.push({ where, problem: `no operation for ${method} ${template}` });
-            continue;
-          }
-          // The operation's example body, and its query parameters' examples (a required instant: a day ago).
-          const requestBody = operation.requestBody && resolve<RequestBody>(operation.requestBody);
-          const example = requestBody?.content["application/json"]?.example;
-          const query = (operation.parameters ?? [])
-            .map((parameter) => resolve<Parameter>(parameter))
-            .filter((parameter) => parameter.in === "query")
-            .flatMap((parameter) => {
-              const isInstant = parameter.required && (parameter.schema as Schema).format === "date-time";
-              const value = parameter.example ?? (isInstant ? new Date(Date.now() - 86_400_000).toISOString() : undefined);
-              return value === undefined ? [] : [`${parameter.name}=${encodeURIComponent(String(value))}`];
-            });
-          const url = `${service.url}${path}${query.length > 0 ? `?${query.join("&")}` : ""}`;
           for (const key of [null, network.apiKey]) {
             for (const accept of accepts) {
-              const headers: Record<string, string> = {};
-              if (key) headers["X-API-Key"] = key;
-              if (accept) headers.Accept = accept;
-              if (example !== undefined) headers["Content-Type"] = "application/json";
-              const answer = await send(agent, url, method.toUpperCase(), headers, example === undefined ? undefined : JSON.stringify(example));
-              const request = { where, key: key !== null, accept };
-              const documented = operation.responses[answer.status];
-              if (!documented) {
-                problems.push({ ...request, status: answer.status, documented: Object.keys(operation.responses), body: answer.body.toString("utf8").slice(0, 200) });
-                continue;
-              }
-              answered.set(`${method} ${template}`, (answered.get(`${method} ${template}`) ?? new Set()).add(String(answer.status)));
-              const response = resolve<Response>(documented);
-              const contentType = mediaType(answer.headers["content-type"]);
-              if (method === "head") {
-                if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: "HEAD answered a body" });
-              } else if (response.content === undefined) {
-                if (answer.body.length > 0) problems.push({ ...request, status: answer.status, problem: `a body (${contentType}) where none is documented` });
-              } else if (contentType === undefined || !(contentType in response.content)) {
-                problems.push({ ...request, status: answer.status, contentType, documented: Object.keys(response.content) });
-              }
-              if (answer.status === 405 && refusesMethod(operation)) {
-                const allow = String(answer.headers.allow ?? "").split(", ").sort();
-                if (JSON.stringify(allow) !== JSON.stringify(describedAllow(operation))) problems.push({ ...request, allow, described: describedAllow(operation) });
-              }
+              await exchange(template, path, method, { ...(key && { "X-API-Key": key }), ...(accept && { Accept: accept }) }, { key: key !== null, accept });
             }
           }
         }
@@ -375,13 +631,16 @@ describe("every path and every method, as a real service answers them", () => {
     }
     expect(problems).toEqual([]);
 
-    // Each operation was answered: the 405 ones with 405, the served ones with their success at least once.
+    // Each operation was answered: the 405 ones with 405; the served ones with their success at
+    // least once, those that need the key with 403 too, and the preflights with 204, 403 and 405.
     const unanswered = operations()
-      .filter(({ path, method, operation }) => {
-        const statuses = answered.get(`${method} ${path}`) ?? new Set();
-        return refusesMethod(operation) ? !statuses.has("405") : ![...statuses].some((status) => status.startsWith("2"));
+      .map(({ path, method, operation }) => {
+        const statuses = [...(answered.get(`${method} ${path}`) ?? [])];
+        const wanted = refusesMethod(operation) ? ["405"] : isPreflightOperation(path, method) ? ["204", "403", "405"] : keyedPaths().has(path) ? ["2xx", "403"] : ["2xx"];
+        const missing = wanted.filter((status) => !statuses.some((each) => each === status || (status === "2xx" && each.startsWith("2"))));
+        return missing.length > 0 ? `${method} ${path}: ${statuses.join(", ")} (not ${missing.join(", ")})` : null;
       })
-      .map(({ path, method }) => `${method} ${path}: ${[...(answered.get(`${method} ${path}`) ?? [])].join(", ")}`);
+      .filter((each) => each !== null);
     expect(unanswered).toEqual([]);
   });
 });
@@ -433,10 +692,10 @@ describe("operations as the route table has them", () => {
     }
   });
 
-  test("every operation of REST and /graphql documents 401, 429 and 503", () => {
-    for (const { path, method, operation } of servedOperations()) {
-      if (isPublicPath(path)) continue;
-      expect({ path, method, statuses: Object.keys(operation.responses) }).toEqual({ path, method, statuses: expect.arrayContaining(["401", "429", "503"]) });
+  test("every operation of REST and /graphql but the preflights documents 401, 403, 429 and 503", () => {
+    expect(keyedOperations().length).toBeGreaterThan(restRouteTable.length);
+    for (const { path, method, operation } of keyedOperations()) {
+      expect({ path, method, statuses: Object.keys(operation.responses) }).toEqual({ path, method, statuses: expect.arrayContaining(["401", "403", "429", "503"]) });
     }
   });
 

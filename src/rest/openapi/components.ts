@@ -9,20 +9,32 @@ import { searchMaxLength } from "../../resolvers/vehicles";
 import { identifierMaxLength } from "../../resolvers/officers";
 import { parameterNamesOf } from "../queryParameters";
 import { bodyTooLargeMessage } from "../requestBody";
+import { graphqlScopesText, scopesWithMeanings } from "./scopes";
+import { corsAllowedHeaders, corsMaxAgeSeconds } from "../corsHeaders";
+
+/** What a key may do, and from which pages: the same whichever way it is sent. */
+const keyPowers =
+  `\n\nA key has scopes:\n${scopesWithMeanings()}\n\n` +
+  "Each REST operation names the scope it needs (its security requirement and `x-scopes`); a GraphQL operation needs " +
+  "those of its root fields (listed in /graphql's 403). A key without them gets 403 and nothing runs.\n\n" +
+  "A key may list origins: then a request whose `Origin` header is none of them gets 403, and one that is gets " +
+  "`Access-Control-Allow-Origin` and `Vary: Origin`. A key without origins gets no CORS headers: no page of another " +
+  "origin can read its answers.";
 
 export const securitySchemes: Record<string, Schema> = {
   ApiKeyHeader: {
     type: "apiKey",
     in: "header",
     name: "X-API-Key",
-    description: "The network's API key. Missing or invalid: 401.",
+    description: `One of the network's API keys. Missing or invalid: 401.${keyPowers}`,
   },
   BearerAuth: {
     type: "http",
     scheme: "bearer",
-    description: "The same API key as `Authorization: Bearer <key>`. If X-API-Key is sent too, both must be equal.",
+    description: `The same API key as \`Authorization: Bearer <key>\`. If X-API-Key is sent too, both must be equal.${keyPowers}`,
   },
 };
+
 
 // The REST names of the list's arguments and their aliases (src/rest/queryParameters.ts).
 const [sortField, sortFieldAlias] = parameterNamesOf("sortField");
@@ -139,6 +151,26 @@ export const parameters: Record<string, Parameter> = {
     description: "Request extensions, a JSON object as text. Not JSON, or not an object: 400.",
     schema: { type: "string" },
   },
+
+  // A CORS preflight's (OPTIONS): what a browser sends before a request from a page of another origin.
+  Origin: {
+    name: "Origin",
+    in: "header",
+    description:
+      "The origin of the page that would send the request (a browser sets it; a page's script cannot, nor can Swagger " +
+      "UI's Try it out). Answered 204 when a valid key lists it; none, or one no key lists: 403.",
+    schema: { type: "string" },
+    example: "https://dashboard.example",
+  },
+  AccessControlRequestMethod: {
+    name: "Access-Control-Request-Method",
+    in: "header",
+    description:
+      "The method of the request the browser asks about: what makes an OPTIONS a preflight. Without it, OPTIONS is a " +
+      "method the path does not serve (405).",
+    schema: { type: "string" },
+    example: "GET",
+  },
 };
 
 export const requestBodies: Record<string, RequestBody> = {
@@ -173,6 +205,21 @@ export const requestBodies: Record<string, RequestBody> = {
 export const headers: Record<string, Header> = {
   Allow: { description: "The methods this path supports, e.g. `GET, POST`.", schema: { type: "string" } },
   RetryAfter: { description: "Seconds until the key may send requests again.", schema: { type: "integer", minimum: 1 } },
+  // CORS (src/server/cors.ts): on a preflight's answer, and on the answers to a key that lists the request's Origin.
+  AccessControlAllowOrigin: {
+    description: "The request's `Origin`, which a valid key lists: a page of that origin may read the answer. Absent otherwise.",
+    schema: { type: "string" },
+  },
+  Vary: { description: "Names `Origin` (besides any other header the answer depends on): the CORS headers depend on it.", schema: { type: "string" } },
+  AccessControlAllowMethods: { description: "The methods the path serves.", schema: { type: "string" } },
+  AccessControlAllowHeaders: {
+    description: "The request headers a page may send: the key's, JSON's Content-Type, and an event stream's resume point.",
+    schema: { type: "string", const: corsAllowedHeaders },
+  },
+  AccessControlMaxAge: {
+    description: "Seconds a browser may keep this answer.",
+    schema: { type: "integer", const: corsMaxAgeSeconds },
+  },
 };
 
 export const responses: Record<string, Response> = {
@@ -183,6 +230,12 @@ export const responses: Record<string, Response> = {
   Unauthenticated: {
     description: "No API key, an unknown, revoked or expired one, or X-API-Key and Bearer token that differ.",
     content: errorBody("Unauthenticated."),
+  },
+  Forbidden: {
+    description:
+      "The key lacks the scope the operation needs, or it lists origins and the request's `Origin` is none of them. " +
+      "Answered before the body is read; nothing ran.",
+    content: errorBody("This action is unauthorized."),
   },
   NotFound: {
     description:
@@ -239,6 +292,22 @@ export const responses: Record<string, Response> = {
     description: "The database is unavailable; retry later.",
     content: errorBody("The service is temporarily unavailable. Please retry."),
   },
+  PreflightAllowed: {
+    description: "A CORS preflight from an origin a valid key lists: the browser may send the request. No body.",
+    headers: {
+      "Access-Control-Allow-Origin": headerRef("AccessControlAllowOrigin"),
+      "Access-Control-Allow-Methods": headerRef("AccessControlAllowMethods"),
+      "Access-Control-Allow-Headers": headerRef("AccessControlAllowHeaders"),
+      "Access-Control-Max-Age": headerRef("AccessControlMaxAge"),
+      Vary: headerRef("Vary"),
+    },
+  },
+  PreflightRefused: {
+    description:
+      "A CORS preflight without an `Origin`, or from one no valid key lists: without CORS headers, so the browser does " +
+      "not send the request. In the contract's shape, on /graphql too.",
+    content: errorBody("No API key lists this origin: its pages may not use the API."),
+  },
   FileNotFound: {
     description: "No such file: only the files the page links to are served. Answered to every method, before the method is looked at.",
     content: errorBody("Not Found."),
@@ -256,6 +325,13 @@ export const responses: Record<string, Response> = {
   GraphQLUnauthenticated: {
     description: "No API key, an unknown, revoked or expired one, or X-API-Key and Bearer token that differ.",
     content: graphqlErrorBody("Unauthenticated.", "UNAUTHENTICATED"),
+  },
+  GraphQLForbidden: {
+    description:
+      "The key lacks a scope one of the operation's root fields needs, or it lists origins and the request's `Origin` is " +
+      "none of them; nothing ran. With `Accept: text/event-stream` or `multipart/mixed`, a refusal by scope comes as one " +
+      `event or part (a refusal by origin as JSON). What the fields need: ${graphqlScopesText()}`,
+    content: { ...graphqlErrorBody("This action is unauthorized.", "FORBIDDEN"), "text/event-stream": { schema: { type: "string" } }, "multipart/mixed": { schema: { type: "string" } } },
   },
   GraphQLTooManyRequests: {
     description: "The key is over `RATE_LIMIT_PER_MINUTE` (only when that limit is configured), or its line of operations is full.",

@@ -15,7 +15,8 @@ Laravel-style API that existing clients know. Both need an API key. This documen
 Besides the REST routes, the document describes every other path the service answers: GraphQL's
 HTTP interface at \`/graphql\` (its schema is GraphQL's own: GraphiQL's Docs), health, this
 document and its docs, the dashboard. **Every path has an operation for each HTTP method**: a
-method it does not serve answers \`405\` with \`Allow\`, listed under *Other methods*.
+method it does not serve answers \`405\` with \`Allow\`, listed under *Other methods*; \`OPTIONS\`
+on the REST paths and \`/graphql\` answers CORS preflights.
 
 ## Conventions
 - Paths sit at the server root (no \`/api\` prefix); a trailing slash is tolerated.
@@ -31,6 +32,15 @@ method it does not serve answers \`405\` with \`Allow\`, listed under *Other met
   different: \`401\`. Missing, unknown, revoked or expired key: \`401 {"message":"Unauthenticated."}\`.
 - The network comes from the key alone: a \`network\`, \`network_id\` or \`networkId\` field in a
   body is refused with \`422\`.
+- A network has several keys, each with **scopes** (the security schemes list them): each REST
+  operation names the scope it needs (its security requirement, \`x-scopes\`, its \`403\`); a key
+  without it gets \`403 {"message":"This action is unauthorized."}\` (over \`/graphql\`: \`403\` with
+  the code \`FORBIDDEN\`) and nothing runs.
+- **Browsers**: a key may list **origins**: a request of such a key whose \`Origin\` header is none
+  of them gets \`403\`; one that is gets \`Access-Control-Allow-Origin\` and \`Vary: Origin\` (a key
+  without origins never does, so no page of another origin can read its answers). A preflight
+  (\`OPTIONS\` with \`Access-Control-Request-Method\`) needs no key: \`204\` with the CORS headers
+  when a valid key lists its \`Origin\`, else \`403\`.
 - Regenerating a network's key revokes the old one at once, or after an optional grace period.
 
 ## Decisions the contract leaves to us
@@ -57,6 +67,7 @@ method it does not serve answers \`405\` with \`Allow\`, listed under *Other met
 | body sent with a \`Content-Type\` other than JSON | 415 | \`{"message": "..."}\` |
 | body larger than 1 MiB | 413 | \`{"message": "..."}\` |
 | missing or invalid key | 401 | \`{"message": "Unauthenticated."}\` |
+| key without the scope, or from an origin it does not list | 403 | \`{"message": "This action is unauthorized."}\` |
 | resource not found, or in another network | 404 | \`{"message": "..."}\` (never reveals another network's data) |
 | unknown path | 404 | \`{"message": "Not Found."}\` |
 | wrong method on a known path | 405 | \`{"message": "..."}\`, \`Allow\` header |
@@ -65,7 +76,7 @@ method it does not serve answers \`405\` with \`Allow\`, listed under *Other met
 | database unavailable | 503 | \`{"message": "..."}\` |
 
 Checks run in this order: unknown path (\`404\`) and wrong method (\`405\`, answered without a
-key), then the key (\`401\`), the rate limit (\`429\`), the body (\`415\`, \`400\`), validation (\`422\`),
-and last the addressed record (\`404\`). A \`5xx\` other than \`503\` is a bug; internal details never
-reach a client.
+key), then the key (\`401\`), its origins (\`403\`), the rate limit (\`429\`), its scopes (\`403\`), the
+body (\`415\`, \`400\`), validation (\`422\`), and last the addressed record (\`404\`). A \`5xx\` other
+than \`503\` is a bug; internal details never reach a client.
 `.trim();

@@ -12,7 +12,9 @@
 //   components.ts   security schemes, parameters, request bodies, headers, shared responses
 //   overlays.ts     per route: operationId, summary, parameters, body, success, own errors;
 //                   the paths besides the routes, with their methods
-//   paths.ts        the paths from the route table and the overlays, 405 for the other methods
+//   paths.ts        the paths from the route table and the overlays: scopes, CORS preflights
+//                   (OPTIONS), 405 for the other methods
+//   scopes.ts       what each operation's key needs, from the root fields' declared scopes
 //   refs.ts, types.ts  $refs and JSON bodies; just enough OpenAPI typing
 import { headers, parameters, requestBodies, responses, securitySchemes } from "./components";
 import { description } from "./description";

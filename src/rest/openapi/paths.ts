@@ -2,17 +2,22 @@
 // overlay (./overlays.ts), and the paths the overlays declare besides them (GraphQL, health, the
 // docs, the dashboard). Added here, the same for every path: the success status and whether a
 // body is read (from the route's kind), the path parameters (from the path template), the errors
-// every route shares, a HEAD operation wherever GET is served (as src/rest/router.ts answers),
-// and for each of OpenAPI's eight methods a path does not serve an operation answering 405 with
-// `Allow` (tagged "Other methods"), so that every answer of the service has an operation. Building
-// fails at module load when routes, overlays and components disagree.
+// every route shares, a HEAD operation wherever GET is served (as src/rest/router.ts answers);
+// on the paths that need the key (REST and /graphql) the scopes each REST operation needs (from
+// its root field's declaration: ./scopes.ts) in its security requirement, `x-scopes` and 403, and
+// an OPTIONS operation answering CORS preflights (src/server/cors.ts); and for each of OpenAPI's
+// eight methods a path does not serve an operation answering 405 with `Allow` (tagged "Other
+// methods"), so that every answer of the service has an operation. Building fails at module load
+// when routes, overlays and components disagree.
 import { pathArgumentNames, restRouteTable } from "../routes";
 import { restSchema } from "./schemas";
 import { queryParametersOf } from "./fromGraphQL";
 import { parameters, requestBodies, responses } from "./components";
 import { publicPaths, restOverlays, type Overlay, type PublicPath } from "./overlays";
-import { bodyRef, jsonContent, parameterRef, refName, responseRef, schemaRef } from "./refs";
+import { bodyRef, headerRef, jsonContent, parameterRef, refName, responseRef, schemaRef } from "./refs";
 import { schemas } from "./schemas";
+import { neededText, operationScopes } from "./scopes";
+import type { Scope } from "../../model/scopes";
 import { operationMethods, type Method, type Operation, type Parameter, type PathItem, type Reference, type Response, type SecurityRequirement } from "./types";
 
 type RestRoute = (typeof restRouteTable)[number];
@@ -27,8 +32,14 @@ export interface DocumentedRoute {
 /** The overlay key of a route: "GET /vehicles". */
 export const routeKey = ({ method, path }: DocumentedRoute) => `${method} ${path}`;
 
-/** Every REST route needs the key, sent either way (one of the two requirements suffices). */
-export const apiKeyAuth: SecurityRequirement[] = [{ ApiKeyHeader: [] }, { BearerAuth: [] }];
+/**
+ * A key, sent either way (one of the two requirements suffices), that holds these scopes: OpenAPI
+ * 3.1 lets a requirement of a scheme other than OAuth name the roles it needs.
+ */
+export const keyWithScopes = (scopes: readonly string[]): SecurityRequirement[] => [{ ApiKeyHeader: [...scopes] }, { BearerAuth: [...scopes] }];
+
+/** Every REST route and /graphql needs a key (each REST operation names its scopes too). */
+export const apiKeyAuth: SecurityRequirement[] = keyWithScopes([]);
 
 /** Where the key is optional (GraphiQL's page): either way of sending it, or none. */
 const keyOptionalAuth: SecurityRequirement[] = [...apiKeyAuth, {}];
@@ -36,18 +47,29 @@ const keyOptionalAuth: SecurityRequirement[] = [...apiKeyAuth, {}];
 type ErrorShape = PublicPath["errorShape"];
 
 /**
- * The errors every path of a shape answers alike: without or with a bad key, over the rate
- * limit, with the database down (authenticated paths); reading a body (paths that read one); a
- * method the path does not serve. In the contract's `{"message"}`, or GraphQL's `{"errors"}`.
+ * The errors every path of a shape answers alike: without or with a bad key, without the scope
+ * or from an origin the key does not list, over the rate limit, with the database down
+ * (authenticated paths); reading a body (paths that read one); a method the path does not serve.
+ * In the contract's `{"message"}`, or GraphQL's `{"errors"}`.
  */
 const sharedErrors: Record<ErrorShape, { authenticated: Record<string, Reference>; body: Record<string, Reference>; methodNotAllowed: string }> = {
   contract: {
-    authenticated: { "401": responseRef("Unauthenticated"), "429": responseRef("TooManyRequests"), "503": responseRef("ServiceUnavailable") },
+    authenticated: {
+      "401": responseRef("Unauthenticated"),
+      "403": responseRef("Forbidden"),
+      "429": responseRef("TooManyRequests"),
+      "503": responseRef("ServiceUnavailable"),
+    },
     body: { "400": responseRef("MalformedJson"), "413": responseRef("BodyTooLarge"), "415": responseRef("UnsupportedMediaType") },
     methodNotAllowed: "MethodNotAllowed",
   },
   graphql: {
-    authenticated: { "401": responseRef("GraphQLUnauthenticated"), "429": responseRef("GraphQLTooManyRequests"), "503": responseRef("GraphQLServiceUnavailable") },
+    authenticated: {
+      "401": responseRef("GraphQLUnauthenticated"),
+      "403": responseRef("GraphQLForbidden"),
+      "429": responseRef("GraphQLTooManyRequests"),
+      "503": responseRef("GraphQLServiceUnavailable"),
+    },
     body: { "400": responseRef("GraphQLBadRequest"), "413": responseRef("GraphQLBodyTooLarge"), "415": responseRef("GraphQLUnsupportedMediaType") },
     methodNotAllowed: "GraphQLMethodNotAllowed",
   },
@@ -145,6 +167,17 @@ function queryParameters(route: Documented): (Parameter | Reference)[] | undefin
   return derived.length > 0 ? derived : undefined;
 }
 
+/** The headers of an answer to a key that lists the request's Origin (src/server/cors.ts withCors). */
+const corsAnswerHeaders = { "Access-Control-Allow-Origin": headerRef("AccessControlAllowOrigin"), Vary: headerRef("Vary") };
+
+/** A REST operation's 403: the scopes it needs, and the key's origins. */
+const forbiddenOf = (scopes: readonly Scope[]): Reference => ({
+  ...responseRef("Forbidden"),
+  description:
+    `${neededText(scopes)} A key ${scopes.length === 0 ? "" : `without ${scopes.length > 1 ? "them" : "it"}, or one `}that lists origins ` +
+    "none of which is the request's `Origin`, gets 403 before the body is read; nothing ran.",
+});
+
 function operationOf(route: Documented): Operation {
   const { overlay, status, on } = route;
   const where = routeKey(route);
@@ -156,22 +189,29 @@ function operationOf(route: Documented): Operation {
   if (schema !== undefined && content !== undefined) fail(`${where}: a success schema or content, not both`);
   if ((status === 204) !== (schema === undefined && content === undefined)) fail(`${where}: a success body exactly when the status is not 204 (it is ${status})`);
   if (overlay.keyOptional && !on.authenticated) fail(`${where}: keyOptional on a path that needs no key`);
-  const success: Response = { description: overlay.success.description };
+  if (route.operation && !on.authenticated) fail(`${where}: a REST operation on a path that needs no key`);
+  // A page of another origin reads the success of a key that lists it.
+  const success: Response = { description: overlay.success.description, ...(on.authenticated && { headers: corsAnswerHeaders }) };
   if (schema) success.content = jsonContent(schemaRef(need(schemas, "schema", schema, where)), example);
   if (content) success.content = content;
   const shared = sharedErrors[on.errorShape];
+  // A REST route's scopes, from its root field; /graphql's depend on the operation sent (its 403 lists them).
+  const scopes = route.operation ? operationScopes(route.operation) : undefined;
+  const description = [overlay.description, scopes && neededText(scopes)].filter((part) => part !== undefined).join("\n\n");
   return {
     operationId: overlay.operationId,
     tags: [on.tag],
     summary: overlay.summary,
-    ...(overlay.description !== undefined && { description: overlay.description }),
-    security: on.authenticated ? (overlay.keyOptional ? keyOptionalAuth : apiKeyAuth) : [],
+    ...(description !== "" && { description }),
+    security: !on.authenticated ? [] : overlay.keyOptional ? keyOptionalAuth : scopes ? keyWithScopes(scopes) : apiKeyAuth,
+    ...(scopes && { "x-scopes": scopes }),
     ...(query && { parameters: query }),
     ...(overlay.requestBody && { requestBody: bodyRef(need(requestBodies, "request body", overlay.requestBody, where)) }),
     responses: {
       [status]: success,
       ...(route.readsBody ? shared.body : {}),
       ...(on.authenticated ? shared.authenticated : {}),
+      ...(scopes && { "403": forbiddenOf(scopes) }),
       "404": responseRef("PathNotFound"),
       ...on.anyMethod,
       ...overlay.errors,
@@ -196,7 +236,9 @@ function notServedOf(on: DocumentedPath, method: Method, allow: string): Operati
   const name = method.toUpperCase();
   const notAllowed = {
     ...responseRef(sharedErrors[on.errorShape].methodNotAllowed),
-    description: `${on.path} answers ${allow}; ${name} answers 405, with them in \`Allow\`` + (on.authenticated ? ", before the API key is checked." : "."),
+    description:
+      `${on.path} answers ${allow}; ${name} answers 405, with them in \`Allow\`` +
+      (on.authenticated ? ", before the API key is checked (OPTIONS answers CORS preflights only)." : "."),
   };
   return {
     operationId: `${method}${pathWords(on.path)}NotAllowed`,
@@ -204,6 +246,39 @@ function notServedOf(on: DocumentedPath, method: Method, allow: string): Operati
     summary: `Not served: 405 (the path answers ${allow})`,
     security: [],
     responses: { ...on.anyMethod, "405": notAllowed },
+  };
+}
+
+/**
+ * OPTIONS of a path that needs the key: a CORS preflight, answered from the origins the valid
+ * keys list, without a key (src/server/cors.ts); without Access-Control-Request-Method it is no
+ * preflight but a method the path does not serve (405, in the path's error shape). The preflight's
+ * own answers are in the contract's shape on every path, /graphql's too.
+ */
+function preflightOf(on: DocumentedPath, allow: string): Operation {
+  return {
+    operationId: `preflight${pathWords(on.path)}`,
+    tags: [on.tag],
+    summary: `CORS preflight: may a page of this origin send ${allow}?`,
+    description:
+      "What a browser asks before it sends a request from a page of another origin. Answered without a key, from the " +
+      "origins the valid keys list: 204 with the CORS headers when one lists the `Origin`, else 403. The request itself " +
+      "then needs a key that lists that origin.",
+    security: [],
+    parameters: [parameterRef("Origin"), parameterRef("AccessControlRequestMethod")],
+    responses: {
+      "204": {
+        ...responseRef("PreflightAllowed"),
+        description: `A valid key lists the \`Origin\`: the browser may send the request (\`Access-Control-Allow-Methods: ${allow}\`). No body.`,
+      },
+      "403": responseRef("PreflightRefused"),
+      "404": responseRef("PathNotFound"),
+      "405": {
+        ...responseRef(sharedErrors[on.errorShape].methodNotAllowed),
+        description: `No preflight (no \`Access-Control-Request-Method\`): OPTIONS is no method ${on.path} serves; 405 with \`Allow: ${allow}\`.`,
+      },
+      "503": { ...responseRef("ServiceUnavailable"), description: "The database is unavailable: the keys' origins could not be read." },
+    },
   };
 }
 
@@ -218,13 +293,14 @@ function withoutBody(response: Response | Reference): Response {
 const withoutBodies = (responses: Operation["responses"]) =>
   Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, withoutBody(response)]));
 
-/** HEAD of a GET route: the same parameters and statuses, no bodies. */
+/** HEAD of a GET route: the same parameters, scopes and statuses, no bodies. */
 const headOf = (get: Operation): Operation => ({
   operationId: `${get.operationId}Head`,
   tags: get.tags,
   summary: `${get.summary} (headers only)`,
-  description: "Answers as GET does, with the same status and headers, and no body.",
+  description: ["Answers as GET does, with the same status and headers, and no body.", get["x-scopes"] && neededText(get["x-scopes"])].filter(Boolean).join("\n\n"),
   security: get.security,
+  ...(get["x-scopes"] && { "x-scopes": get["x-scopes"] }),
   ...(get.parameters && { parameters: get.parameters }),
   responses: withoutBodies(get.responses),
 });
@@ -270,7 +346,8 @@ function documentedRoutes(tags: readonly string[]): Documented[] {
 
 /**
  * The paths object: per path its parameters, then its operations in the table's order (HEAD
- * after GET), then one answering 405 for each OpenAPI method the path does not serve.
+ * after GET), the CORS preflight (OPTIONS) where the key is needed, then one answering 405 for
+ * each OpenAPI method the path does not serve.
  */
 export function buildPaths(tags: readonly string[]): Record<string, PathItem> {
   const routes = documentedRoutes(tags);
@@ -285,7 +362,8 @@ export function buildPaths(tags: readonly string[]): Record<string, PathItem> {
   };
   for (const path of new Set(routes.map((route) => route.path))) {
     const onPath = routes.filter((route) => route.path === path);
-    const served = servedOf(onPath.map((route) => route.method)).map((method) => method.toLowerCase());
+    const on = onPath[0].on;
+    const served = [...servedOf(onPath.map((route) => route.method)), ...(on.authenticated ? ["OPTIONS"] : [])].map((method) => method.toLowerCase());
     const unknown = served.filter((method) => !(operationMethods as readonly string[]).includes(method));
     if (unknown.length > 0) fail(`${path}: ${unknown.join(", ")} is no OpenAPI method`);
     const parameters = pathParameters(path);
@@ -295,10 +373,12 @@ export function buildPaths(tags: readonly string[]): Record<string, PathItem> {
       put(item, route.method.toLowerCase() as Method, operation);
       if (route.method === "GET") put(item, "head", headOf(operation));
     }
+    // Allow names the methods of requests, not OPTIONS: a preflight is a browser's question about them.
     const allow = allowOf(onPath.map((route) => route.method));
+    if (on.authenticated) put(item, "options", preflightOf(on, allow));
     for (const method of operationMethods) {
       if (served.includes(method)) continue;
-      const refused = notServedOf(onPath[0].on, method, allow);
+      const refused = notServedOf(on, method, allow);
       put(item, method, method === "head" ? { ...refused, responses: withoutBodies(refused.responses) } : refused);
     }
     paths[path] = item;

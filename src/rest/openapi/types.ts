@@ -1,4 +1,5 @@
 // Just enough OpenAPI 3.1 typing to catch misspelt keys; schemas stay open (JSON Schema 2020-12).
+import type { Scope } from "../../model/scopes";
 
 export type Schema = { [keyword: string]: unknown };
 /** A $ref; in OpenAPI 3.1 its `description` overrides the referenced object's. */
@@ -44,6 +45,8 @@ export interface Operation {
   parameters?: (Parameter | Reference)[];
   requestBody?: RequestBody | Reference;
   responses: Record<string, Response | Reference>;
+  /** The scopes a key needs to run it (an extension; the same as its security requirement's roles). */
+  "x-scopes"?: Scope[];
 }
 /** The fixed fields of a Path Item that hold operations: OpenAPI 3.1's eight methods, in its order. */
 export const operationMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
