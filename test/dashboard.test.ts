@@ -1,16 +1,24 @@
 // The dashboard page (/dashboard) in a real browser: Debian's chromium driven by puppeteer-core,
-// against the real service on a fresh database seeded through the public APIs. The page may
-// reach the service only: every request the browser makes is checked, and any other host fails
-// the test. A passing run takes a screenshot (docs/dashboard.png with UPDATE_SCREENSHOT=1).
+// against the real service on a fresh database seeded through the public APIs, with keys made by
+// the admin command. The page may reach the service only: every request the browser makes is
+// checked, and any other origin fails the test. A passing run takes a screenshot
+// (docs/dashboard.png with UPDATE_SCREENSHOT=1).
+//
+// A copy of the page on a community's own site is served as an operator would (docs/dashboards.md):
+// the three files fetched from the service, the service's address set in the page's meta, served
+// by a static server of another origin (another port of 127.0.0.1), with keys listing that origin
+// or not.
 //
 // Chromium: test/support/browser.ts.
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Browser, ConsoleMessage, HTTPRequest, Page } from "puppeteer-core";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 import { client, type Client } from "./support/http";
-import { repoRoot } from "./support/process";
+import { repoRoot, runAdminAsync } from "./support/process";
 import { describeInBrowser, launchBrowser } from "./support/browser";
 
 const describeWithChromium = describeInBrowser("test/dashboard.test.ts");
@@ -23,11 +31,64 @@ const officers = {
 };
 const identifier = (officer: { value: string }) => `steam:${officer.value}`;
 
+/** A static web server on its own port of 127.0.0.1 (so its own origin), answering GET of the paths given. */
+async function staticSite(files: Record<string, { body: string; contentType: string }>): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const file = request.method === "GET" ? files[new URL(request.url ?? "/", "http://site").pathname] : undefined;
+    if (!file) return response.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
+    response.writeHead(200, { "Content-Type": file.contentType, "Cache-Control": "no-cache" }).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}
+
+/** The page's three files as the service serves them, as an operator copies them to another site. */
+async function copyOfThePage(serviceUrl: string) {
+  const file = async (path: string) => {
+    const response = await fetch(`${serviceUrl}${path}`);
+    expect(response.status).toBe(200);
+    return { body: await response.text(), contentType: response.headers.get("content-type")! };
+  };
+  const page = await file("/dashboard");
+  // The one edit: where the service is.
+  const meta = '<meta name="vrd-api" content="">';
+  expect(page.body).toContain(meta);
+  const copied = { ...page, body: page.body.replace(meta, `<meta name="vrd-api" content="${serviceUrl}">`) };
+  return {
+    "/dashboard/": copied,
+    "/dashboard/index.html": copied,
+    "/dashboard/assets/dashboard.js": await file("/dashboard/assets/dashboard.js"),
+    "/dashboard/assets/dashboard.css": await file("/dashboard/assets/dashboard.css"),
+  };
+}
+
 describeWithChromium("dashboard page in chromium", () => {
   let service: TestService;
   let network: TestNetwork;
   let api: Client;
   let browser: Browser;
+  /** Two copies of the page on other sites: one whose origin keys list, one no key lists. */
+  let sites: { listed: Awaited<ReturnType<typeof staticSite>>; unlisted: Awaited<ReturnType<typeof staticSite>> };
+  /** Keys made with the admin command, as an operator makes them. */
+  let keys: Record<"sameSite" | "crossSite" | "dutyOnly", CreatedKey>;
+
+  interface CreatedKey {
+    key: { name: string; prefix: string; scopes: string[]; origins: string[] };
+    apiKey: string;
+  }
+
+  async function createKey(name: string, scopes: string, origins: string[] = []): Promise<CreatedKey> {
+    const args = ["key", "create", "--network", String(network.id), "--name", name, "--scopes", scopes, ...origins.flatMap((origin) => ["--origin", origin])];
+    const run = await runAdminAsync(args, { DATABASE_URL: service.databaseUrl });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    const created = JSON.parse(run.stdout) as CreatedKey;
+    expect(created.key).toMatchObject({ name, scopes: scopes.split(","), origins });
+    return created;
+  }
 
   beforeAll(async () => {
     service = await startService();
@@ -77,27 +138,44 @@ describeWithChromium("dashboard page in chromium", () => {
     await record("createPatientFile", "CreatePatientFileInput");
     await record("createOffenderFile", "CreateOffenderFileInput", daysAgo(2));
 
+    const copy = await copyOfThePage(service.url);
+    // An operator's slip: the address without its scheme.
+    const slip = { ...copy["/dashboard/"], body: copy["/dashboard/"].body.replace(`content="${service.url}"`, 'content="records.example.org"') };
+    sites = { listed: await staticSite({ ...copy, "/dashboard/misconfigured.html": slip }), unlisted: await staticSite(copy) };
+    // The README's dashboard keys: read only, for the service's own page and for another site's;
+    // and a connector's key that happens to list the site.
+    keys = {
+      sameSite: await createKey("dashboard", "read"),
+      crossSite: await createKey("dashboard on our site", "read", [sites.listed.origin]),
+      dutyOnly: await createKey("connector", "dutytime", [sites.listed.origin]),
+    };
+
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
+    await sites?.listed.close();
+    await sites?.unlisted.close();
     await service?.close();
   });
 
-  /** What a page did: console errors, uncaught errors, and requests to anywhere but the service. */
+  /** What a page did: console errors, uncaught errors, its requests, and requests to other origins than those allowed. */
   interface Watched {
     page: Page;
     consoleErrors: string[];
+    /** Every request the page made ("POST http://..."), those to other origins included. */
+    requests: string[];
     foreignRequests: string[];
     /** Set by a test to answer some GraphQL requests itself: return true when it answered. */
     mock: ((request: HTTPRequest) => Promise<boolean>) | null;
   }
 
-  async function openPage(): Promise<Watched> {
+  /** A new tab that may reach these origins only (default: the service's); any other request is aborted and recorded. */
+  async function openPage(allowedOrigins: string[] = [service.url]): Promise<Watched> {
     const page = await browser.newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    const watched: Watched = { page, consoleErrors: [], foreignRequests: [], mock: null };
+    const watched: Watched = { page, consoleErrors: [], requests: [], foreignRequests: [], mock: null };
     page.on("console", (message: ConsoleMessage) => {
       if (message.type() === "error") watched.consoleErrors.push(message.text());
     });
@@ -106,8 +184,8 @@ describeWithChromium("dashboard page in chromium", () => {
     page.on("request", (request) => {
       void (async () => {
         const url = new URL(request.url());
-        const local = url.protocol === "data:" || url.hostname === "127.0.0.1" || url.hostname === "localhost";
-        if (!local) {
+        watched.requests.push(`${request.method()} ${request.url()}`);
+        if (url.protocol !== "data:" && !allowedOrigins.includes(url.origin)) {
           watched.foreignRequests.push(request.url());
           return request.abort("blockedbyclient");
         }
@@ -129,8 +207,9 @@ describeWithChromium("dashboard page in chromium", () => {
     );
   }
 
-  async function enterKey(page: Page, key: string) {
-    await page.goto(`${service.url}/dashboard`, { waitUntil: "load" });
+  /** Opens the page (the service's own, else the address given), enters the key and waits for every part. */
+  async function enterKey(page: Page, key: string, at = `${service.url}/dashboard`) {
+    await page.goto(at, { waitUntil: "load" });
     await page.type("#key-input", key);
     await page.click("#key-form button[type=submit]");
     await waitForPanels(page);
@@ -142,13 +221,8 @@ describeWithChromium("dashboard page in chromium", () => {
   const rowsOf = (page: Page, selector: string) =>
     page.$$eval(`${selector} tbody tr`, (rows) => rows.map((row) => [...row.querySelectorAll("td")].map((cell) => cell.textContent ?? "")));
 
-  test("shows who is on duty, this week's hours, the records per day and the wanted vehicles", async () => {
-    const { page, consoleErrors, foreignRequests } = await openPage();
-    await enterKey(page, network.apiKey);
-
-    // Loaded as three files, no inline script, under a strict Content-Security-Policy.
-    expect(await page.$$eval("script", (scripts) => scripts.map((script) => script.getAttribute("src")))).toEqual(["/dashboard/assets/dashboard.js"]);
-
+  /** The seeded data in every panel, the network in the heading, and the key the page holds. */
+  async function expectTheData(page: Page, key: CreatedKey) {
     // 1. On duty: Max and Erika (earliest first), with start time and duration; Otto is off duty.
     const onDuty = await rowsOf(page, "#on-duty");
     expect(onDuty.map((row) => row[0])).toEqual([officers.max.name, officers.erika.name]);
@@ -168,9 +242,10 @@ describeWithChromium("dashboard page in chromium", () => {
     expect(wanted).toHaveLength(2);
     expect(await textOf(page, "#wanted")).toContain("at most 100");
 
-    // The network and its time zone, in the heading.
+    // The network and its time zone, in the heading; the key by its name, prefix and scopes.
     expect(await textOf(page, "#network-name")).toContain("Los Santos PD");
     expect(await textOf(page, "#network-info")).toMatch(/time zone, \S+;/);
+    expect(await textOf(page, "#key-info")).toBe(`Key "${key.key.name}" (${key.key.prefix}…), scopes: ${key.key.scopes.join(", ")}.`);
 
     // 2. Hours this week: a bar per officer with time this week, labelled with the names, Max first.
     const labels = await textsOf(page, "#week-hours svg.bar-chart text.bar-label");
@@ -198,6 +273,16 @@ describeWithChromium("dashboard page in chromium", () => {
     const sum = (column: number) => days.reduce((total, row) => total + Number(row[column]), 0);
     expect([sum(1), sum(2)]).toEqual([3, 2]);
     expect(await textOf(page, "#per-day")).toContain("Mission reports: 1 with an unknown creation time");
+  }
+
+  test("shows who is on duty, this week's hours, the records per day and the wanted vehicles", async () => {
+    const { page, consoleErrors, foreignRequests } = await openPage();
+    await enterKey(page, keys.sameSite.apiKey);
+
+    // Loaded as three files, no inline script, under a strict Content-Security-Policy.
+    expect(await page.$$eval("script", (scripts) => scripts.map((script) => script.getAttribute("src")))).toEqual(["/dashboard/assets/dashboard.js"]);
+    expect(await textOf(page, "#service")).toBe(`Service: ${service.url}. The key is sent there and nowhere else.`);
+    await expectTheData(page, keys.sameSite);
 
     expect(consoleErrors).toEqual([]);
     expect(foreignRequests).toEqual([]);
@@ -269,6 +354,98 @@ describeWithChromium("dashboard page in chromium", () => {
       "Files (patient and offender): creation times are not available.",
     ]);
     expect(consoleErrors.filter((message) => !/status of 429|net::ERR_FAILED/.test(message))).toEqual([]);
+    await page.close();
+  });
+
+  describe("a copy of the page on another site (another origin), the service's address in its meta", () => {
+    /** Every part shows an error and no data: nothing in the panels, no network, no key. */
+    async function expectNoData(page: Page, message: string | RegExp) {
+      const errors = await textsOf(page, ".panel-body .error, #network-info .error");
+      expect(errors).toHaveLength(5);
+      for (const error of errors) expect(error).toMatch(message);
+      expect(await page.$$("#panels table, #panels svg")).toHaveLength(0);
+      expect(await textOf(page, "#network-name")).toBe("");
+      expect(await textOf(page, "#key-info")).toBe("");
+    }
+
+    test("a read key listing the site's origin: the same data, and the page's requests go to the site and the service only", async () => {
+      const site = sites.listed.origin;
+      const { page, consoleErrors, requests, foreignRequests } = await openPage([site, service.url]);
+      await enterKey(page, keys.crossSite.apiKey, `${site}/dashboard/`);
+      expect(await textOf(page, "#service")).toBe(`Service: ${service.url}. The key is sent there and nowhere else.`);
+      await expectTheData(page, keys.crossSite);
+
+      // The files from the site; to the service, the preflights and the operations (viewer and
+      // 4 panels) of its /graphql, nothing else.
+      expect(requests.filter((request) => request.startsWith("GET ")).sort()).toEqual(
+        [`${site}/dashboard/`, `${site}/dashboard/assets/dashboard.css`, `${site}/dashboard/assets/dashboard.js`].map((url) => `GET ${url}`),
+      );
+      const toService = requests.filter((request) => !request.startsWith("GET "));
+      expect(toService.filter((request) => request.startsWith("POST "))).toEqual(Array(5).fill(`POST ${service.url}/graphql`));
+      expect(new Set(toService.filter((request) => !request.startsWith("POST ")))).toEqual(new Set([`OPTIONS ${service.url}/graphql`]));
+      expect(consoleErrors).toEqual([]);
+      expect(foreignRequests).toEqual([]);
+      await page.close();
+    });
+
+    test("a read key without the site's origin, or a site no key lists: the browser refuses the answers, the page shows why and no data", async () => {
+      const message = (site: string) => new RegExp(`^The service at ${service.url} did not answer this page .*lists this site, ${site}, among its origins`);
+
+      // The site is listed by other keys, so the preflight passes; this key's answers carry no
+      // CORS headers, so the browser does not hand them to the page.
+      const listed = await openPage([sites.listed.origin, service.url]);
+      await enterKey(listed.page, keys.sameSite.apiKey, `${sites.listed.origin}/dashboard/`);
+      await expectNoData(listed.page, message(sites.listed.origin));
+      expect(listed.consoleErrors.filter((line) => !/blocked by CORS policy: No 'Access-Control-Allow-Origin' header|net::ERR_FAILED/.test(line))).toEqual([]);
+      expect(listed.consoleErrors.join("\n")).toContain("blocked by CORS policy");
+      expect(listed.foreignRequests).toEqual([]);
+      await listed.page.close();
+
+      // No key lists the site: the preflight gets no CORS headers, the operation is never sent.
+      const unlisted = await openPage([sites.unlisted.origin, service.url]);
+      await enterKey(unlisted.page, keys.crossSite.apiKey, `${sites.unlisted.origin}/dashboard/`);
+      await expectNoData(unlisted.page, message(sites.unlisted.origin));
+      expect(unlisted.consoleErrors.filter((line) => !/blocked by CORS policy: Response to preflight request|net::ERR_FAILED/.test(line))).toEqual([]);
+      expect(unlisted.consoleErrors.join("\n")).toContain("Response to preflight request");
+      expect(unlisted.requests.filter((request) => request.startsWith("POST "))).toEqual([]);
+      expect(unlisted.foreignRequests).toEqual([]);
+      await unlisted.page.close();
+    });
+
+    test("a key listing the site but with the dutytime scope only: the key is named, each panel says it needs the read scope", async () => {
+      const { page, consoleErrors, foreignRequests } = await openPage([sites.listed.origin, service.url]);
+      await enterKey(page, keys.dutyOnly.apiKey, `${sites.listed.origin}/dashboard/`);
+      expect(await textOf(page, "#key-info")).toBe(`Key "connector" (${keys.dutyOnly.key.prefix}…), scopes: dutytime.`);
+      expect(await textOf(page, "#network-name")).toContain("Los Santos PD");
+      expect(await textsOf(page, ".panel-body .error")).toEqual([
+        "This key may not read who is on duty: it needs the read scope (403).",
+        "This key may not read this week's hours: it needs the read scope (403).",
+        "This key may not read the records per day: it needs the read scope (403).",
+        "This key may not read the wanted vehicles: it needs the read scope (403).",
+      ]);
+      expect(await page.$$("#panels table, #panels svg")).toHaveLength(0);
+      expect(consoleErrors.filter((line) => !line.includes("status of 403"))).toEqual([]);
+      expect(foreignRequests).toEqual([]);
+      await page.close();
+    });
+    test("a copy whose meta holds no http(s) address says so, and asks for no key", async () => {
+      const { page, consoleErrors, requests } = await openPage([sites.listed.origin, service.url]);
+      await page.goto(`${sites.listed.origin}/dashboard/misconfigured.html`, { waitUntil: "load" });
+      expect(await textOf(page, "#service .error")).toBe('The page\'s service address (<meta name="vrd-api">) is not an http(s) address without query: "records.example.org".');
+      expect(await page.$eval("#key-form", (form) => (form as HTMLElement).hidden)).toBe(true);
+      expect(requests.filter((request) => !request.startsWith(`GET ${sites.listed.origin}/`))).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+      await page.close();
+    });
+  });
+
+  test("a key whose origins do not list the service's own: refused on the service's page, which says why", async () => {
+    const { page, consoleErrors } = await openPage();
+    await enterKey(page, keys.crossSite.apiKey);
+    const errors = await textsOf(page, ".panel-body .error, #network-info .error");
+    expect(errors).toEqual(Array(5).fill(`This key may not be used from this site, ${service.url}: its origins do not include it (403).`));
+    expect(await textOf(page, "#key-info")).toBe("");
+    expect(consoleErrors.filter((line) => !line.includes("status of 403"))).toEqual([]);
     await page.close();
   });
 

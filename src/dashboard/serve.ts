@@ -1,7 +1,9 @@
 // Serves the dashboard page: GET /dashboard (the HTML) and /dashboard/assets/dashboard.js and
 // dashboard.css. Like /docs it needs no API key: the page asks for one and sends it with each
 // GraphQL operation, the only thing it calls. Nothing is loaded from elsewhere, and the page has
-// no inline script or style, so its Content-Security-Policy allows this origin only.
+// no inline script or style, so its Content-Security-Policy allows this origin only. A copy of
+// the three files on another site calls the service its <meta name="vrd-api"> names, with a key
+// that lists that site's origin (docs/dashboards.md).
 //
 // The page's TypeScript (src/dashboard/page/) is bundled with esbuild's build API into memory
 // (write: false) on the first request of a dashboard path, once per process, and kept: the

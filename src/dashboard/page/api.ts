@@ -1,31 +1,82 @@
-// One GraphQL operation against the service's own /graphql, with the key the user entered.
-// Every failure becomes an ApiError whose message a person can act on; each panel shows its own,
-// so one failing query (say, a field this server does not have yet) leaves the others working.
+// One GraphQL operation against the service's /graphql, with the key the user entered. Every
+// failure becomes an ApiError whose message a person can act on; each panel shows its own, so one
+// failing query (say, a field this server does not have yet) leaves the others working.
+//
+// Where the service is: the page's own origin, or the address in index.html's
+// <meta name="vrd-api" content="https://records.example.org">, which an operator who hosts a
+// copy of the page on another site sets once. Never from the page's URL (a `?api=` parameter):
+// a link could then send a person's key to any server its sender likes.
 
 export class ApiError extends Error {
   constructor(
     message: string,
-    /** The error's extensions.code, else NETWORK or HTTP_<status>. */
+    /** The error's extensions.code, else NETWORK, FORBIDDEN or HTTP_<status>. */
     readonly code: string,
   ) {
     super(message);
   }
 }
 
+/** The service the page talks to, and the key it sends. */
+export interface Api {
+  /** The service's base address: an origin, maybe with a path ("https://example.org/records"). */
+  base: string;
+  /** Whether the service is on another origin than the page (a copy of the page on another site). */
+  crossOrigin: boolean;
+  key: string;
+}
+
+/**
+ * The service's address: the meta's content when it is set, else the page's own origin. An error
+ * message instead when the meta holds no http(s) address, or when the page is not served over
+ * http(s) (opened as a file) and has none.
+ */
+export function serviceAddress(configured: string | null | undefined, page: { origin: string; protocol: string }): Omit<Api, "key"> | string {
+  const value = configured?.trim() ?? "";
+  if (value === "") {
+    if (page.protocol !== "http:" && page.protocol !== "https:") {
+      return 'This page is not served by the service: set the service\'s address in its <meta name="vrd-api" content="https://...">.';
+    }
+    return { base: page.origin, crossOrigin: false };
+  }
+  let url: URL | null = null;
+  try {
+    url = new URL(value);
+  } catch {
+    // Not a URL: said below.
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash) {
+    return `The page's service address (<meta name="vrd-api">) is not an http(s) address without query: "${value}".`;
+  }
+  return { base: `${url.origin}${url.pathname.replace(/\/+$/, "")}`, crossOrigin: url.origin !== page.origin };
+}
+
+/** The origin of a base address, as the messages name it. */
+const originOf = (base: string) => new URL(base).origin;
+
 interface GraphqlError {
   message: string;
   extensions?: { code?: string };
 }
 
-export async function graphql<Data>(key: string, query: string, variables: Record<string, unknown> = {}): Promise<Data> {
+export async function graphql<Data>(api: Api, query: string, variables: Record<string, unknown> = {}): Promise<Data> {
   let response: Response;
   try {
-    response = await fetch("/graphql", {
+    response = await fetch(`${api.base}/graphql`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json", "X-API-Key": key },
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-API-Key": api.key },
       body: JSON.stringify({ query, variables }),
     });
   } catch {
+    // From another origin, the browser hides any answer without CORS headers as a network error:
+    // a key that does not list this site, an unknown key, or a service that is down look alike.
+    if (api.crossOrigin) {
+      throw new ApiError(
+        `The service at ${originOf(api.base)} did not answer this page (network error, or a refusal the browser hides). ` +
+          `Check that the key is right and lists this site, ${location.origin}, among its origins; then refresh.`,
+        "NETWORK",
+      );
+    }
     throw new ApiError("The service cannot be reached (network error). Check the connection, then refresh.", "NETWORK");
   }
   let body: { data?: Data | null; errors?: GraphqlError[] } | null = null;
@@ -39,6 +90,9 @@ export async function graphql<Data>(key: string, query: string, variables: Recor
   if (response.status === 401 || code === "UNAUTHENTICATED") {
     throw new ApiError("The API key was not accepted (401). Check it, or forget it and enter another.", "UNAUTHENTICATED");
   }
+  // A scope the key lacks, or (same origin) a key whose origins do not list this page's: the
+  // caller knows what it asked and says which (main.ts).
+  if (response.status === 403 || code === "FORBIDDEN") throw new ApiError("This key may not do this (403).", "FORBIDDEN");
   if (response.status === 429 || code === "RATE_LIMITED") {
     const retryAfter = response.headers.get("Retry-After");
     const wait = retryAfter ? ` Try again in ${retryAfter} s.` : " Try again later.";

@@ -1,7 +1,8 @@
 // The dashboard page: asks for the network's API key, keeps it in sessionStorage (so a reload in
-// the same tab keeps it, closing the tab forgets it), and fills four panels, each from one
-// query of the public GraphQL API. Each panel loads and fails on its own.
-import { ApiError, graphql } from "./api";
+// the same tab keeps it, closing the tab forgets it), says which key it holds (`viewer`), and
+// fills four panels, each from one query of the public GraphQL API. Each panel loads and fails
+// on its own. The service is on the page's origin or where index.html's meta says (./api.ts).
+import { ApiError, graphql, serviceAddress, type Api } from "./api";
 import { barChart, lineChart, type Series } from "./charts";
 import { dataTable, h, table } from "./dom";
 import { formatDay, formatDuration, formatInstant, plural } from "./format";
@@ -19,14 +20,14 @@ const note = (text: string) => h("p", { class: "note" }, text);
 
 // --- The panels: each turns one query's answer into the nodes it shows. ---
 
-type Panel = (key: string, now: Date) => Promise<Node[]>;
+type Panel = (api: Api, now: Date) => Promise<Node[]>;
 
 interface ActiveUsers {
   activeUsers: { count: number; data: { identifier: string; name: string; startedAt: string }[] };
 }
 
-const onDuty: Panel = async (key, now) => {
-  const { activeUsers } = await graphql<ActiveUsers>(key, "{ activeUsers { count data { identifier name startedAt } } }");
+const onDuty: Panel = async (api, now) => {
+  const { activeUsers } = await graphql<ActiveUsers>(api, "{ activeUsers { count data { identifier name startedAt } } }");
   if (activeUsers.count === 0) return [h("p", {}, "Nobody is on duty.")];
   const rows = activeUsers.data.map((user) => [
     user.name,
@@ -56,11 +57,11 @@ interface DutyHours {
  * current week's start lies less than 169 hours back, so `from` never cuts it. 8 days rather
  * than 7 also leaves room for a browser clock some hours off the server's.
  */
-const weekHours: Panel = async (key, now) => {
+const weekHours: Panel = async (api, now) => {
   const query = `query ($from: DateTime!) {
     dutyHours(from: $from, groupBy: WEEK) { timeZone buckets { label start } officers { identifier name removed seconds } }
   }`;
-  const { dutyHours: report } = await graphql<DutyHours>(key, query, { from: new Date(now.getTime() - 8 * dayMs).toISOString() });
+  const { dutyHours: report } = await graphql<DutyHours>(api, query, { from: new Date(now.getTime() - 8 * dayMs).toISOString() });
   const last = report.buckets.length - 1;
   if (last < 0) return [h("p", {}, "No duty time this week yet.")];
   const week = report.buckets[last];
@@ -91,10 +92,10 @@ interface DailyCounts {
  * 31 days ago and keeping the last 30 leaves that cut day out, clock changes and a browser clock
  * some hours off included.
  */
-const perDay: Panel = async (key, now) => {
+const perDay: Panel = async (api, now) => {
   const fields = "timeZone timestampAvailable unknown days { date count }";
   const query = `query ($from: DateTime!) { missions: missionsPerDay(from: $from) { ${fields} } files: filesPerDay(from: $from) { ${fields} } }`;
-  const answer = await graphql<{ missions: DailyCounts; files: DailyCounts }>(key, query, {
+  const answer = await graphql<{ missions: DailyCounts; files: DailyCounts }>(api, query, {
     from: new Date(now.getTime() - 31 * dayMs).toISOString(),
   });
   const kinds = [
@@ -135,8 +136,8 @@ interface Vehicles {
 }
 
 /** The first 100 vehicles sorted wanted first: the wanted ones, as long as there are at most 100. */
-const wanted: Panel = async (key) => {
-  const { vehicles } = await graphql<Vehicles>(key, "{ vehicles(sortField: wanted, sortOrder: desc, perPage: 100) { data { id plate owner wantedReason wanted } meta { total } } }");
+const wanted: Panel = async (api) => {
+  const { vehicles } = await graphql<Vehicles>(api, "{ vehicles(sortField: wanted, sortOrder: desc, perPage: 100) { data { id plate owner wantedReason wanted } meta { total } } }");
   const found = vehicles.data.filter((vehicle) => vehicle.wanted);
   const limit = note(
     found.length === 100 && vehicles.meta.total > 100
@@ -148,12 +149,40 @@ const wanted: Panel = async (key) => {
   return [h("p", {}, `${plural(found.length, "vehicle", "vehicles")} wanted.`), table("Wanted vehicles", ["Plate", "Owner", "Reason"], rows), limit];
 };
 
-const panels: [id: string, panel: Panel][] = [
-  ["on-duty", onDuty],
-  ["week-hours", weekHours],
-  ["per-day", perDay],
-  ["wanted", wanted],
+/** Each panel with what it reads, as its message names it when the key may not. */
+const panels: [id: string, reads: string, panel: Panel][] = [
+  ["on-duty", "who is on duty", onDuty],
+  ["week-hours", "this week's hours", weekHours],
+  ["per-day", "the records per day", perDay],
+  ["wanted", "the wanted vehicles", wanted],
 ];
+
+// --- The key the page holds: `viewer`, which any key may ask. ---
+
+interface Viewer {
+  viewer: {
+    network: { name: string; timeZone: string };
+    key: { name: string; prefix: string; scopes: string[] };
+  };
+}
+
+const viewerQuery = "{ viewer { network { name timeZone } key { name prefix scopes } } }";
+
+/**
+ * The message for a part the service refused (FORBIDDEN). Every panel needs `read`; `viewer`
+ * needs no scope, so when it is refused too, the key may not be used from this page's origin
+ * (its origins do not list it).
+ */
+async function forbiddenError(reads: string | null, viewer: Promise<unknown>): Promise<ApiError> {
+  const viewerRefused = await viewer.then(
+    () => false,
+    (error) => error instanceof ApiError && error.code === "FORBIDDEN",
+  );
+  if (reads === null || viewerRefused) {
+    return new ApiError(`This key may not be used from this site, ${location.origin}: its origins do not include it (403).`, "FORBIDDEN");
+  }
+  return new ApiError(`This key may not read ${reads}: it needs the read scope (403).`, "FORBIDDEN");
+}
 
 // --- Loading and the key. ---
 
@@ -167,32 +196,47 @@ function errorNode(error: unknown): HTMLElement {
   return h("p", { class: "error", role: "alert" }, message);
 }
 
-async function fill(body: HTMLElement, load: number, content: () => Promise<Node[]>) {
+/** Fills a part with what `content` makes, or with its error; `refused` says what a FORBIDDEN answer means for it. */
+async function fill(body: HTMLElement, load: number, content: () => Promise<Node[]>, refused: () => Promise<ApiError>) {
   body.setAttribute("aria-busy", "true");
   body.replaceChildren(note("Loading…"));
   let nodes: Node[];
   try {
     nodes = await content();
   } catch (error) {
-    nodes = [errorNode(error)];
+    nodes = [errorNode(error instanceof ApiError && error.code === "FORBIDDEN" ? await refused() : error)];
   }
   if (load !== generation) return;
   body.replaceChildren(...nodes);
   body.removeAttribute("aria-busy");
 }
 
-function load(key: string) {
+function load(api: Api) {
   const current = ++generation;
   const now = new Date();
   byId("loaded-at").textContent = `Loaded at ${now.toLocaleTimeString()}.`;
   byId("network-name").textContent = "";
-  void fill(byId("network-info"), current, async () => {
-    const { network } = await graphql<{ network: { name: string; timeZone: string } }>(key, "{ network { name timeZone } }");
-    byId("network-name").textContent = `– ${network.name}`;
-    return [note(`Days and weeks are those of the network's time zone, ${network.timeZone}; other times are this browser's.`)];
-  });
-  for (const [id, panel] of panels) {
-    void fill(byId(id).querySelector<HTMLElement>(".panel-body")!, current, () => panel(key, now));
+  byId("key-info").textContent = "";
+  const viewer = graphql<Viewer>(api, viewerQuery);
+  void fill(
+    byId("network-info"),
+    current,
+    async () => {
+      const { network, key } = (await viewer).viewer;
+      if (current !== generation) return [];
+      byId("network-name").textContent = `– ${network.name}`;
+      byId("key-info").textContent = `Key "${key.name}" (${key.prefix}…), scopes: ${key.scopes.join(", ") || "none"}.`;
+      return [note(`Days and weeks are those of the network's time zone, ${network.timeZone}; other times are this browser's.`)];
+    },
+    () => forbiddenError(null, viewer),
+  );
+  for (const [id, reads, panel] of panels) {
+    void fill(
+      byId(id).querySelector<HTMLElement>(".panel-body")!,
+      current,
+      () => panel(api, now),
+      () => forbiddenError(reads, viewer),
+    );
   }
 }
 
@@ -205,11 +249,11 @@ function storedKey(): string | null {
   }
 }
 
-function showDashboard(key: string) {
+function showDashboard(api: Api) {
   byId("key-form").hidden = true;
   byId("key-stored").hidden = false;
   byId("panels").hidden = false;
-  load(key);
+  load(api);
 }
 
 function forgetKey() {
@@ -221,6 +265,7 @@ function forgetKey() {
   }
   for (const body of document.querySelectorAll<HTMLElement>(".panel-body, #network-info")) body.replaceChildren();
   byId("network-name").textContent = "";
+  byId("key-info").textContent = "";
   byId("panels").hidden = true;
   byId("key-stored").hidden = true;
   byId("key-form").hidden = false;
@@ -228,6 +273,14 @@ function forgetKey() {
 }
 
 function start() {
+  const service = serviceAddress(document.querySelector('meta[name="vrd-api"]')?.getAttribute("content"), location);
+  if (typeof service === "string") {
+    // A copy of the page with a wrong address: nothing to send a key to.
+    byId("service").replaceChildren(h("span", { class: "error", role: "alert" }, service));
+    byId("key-form").hidden = true;
+    return;
+  }
+  byId("service").textContent = `Service: ${service.base}. The key is sent there and nowhere else.`;
   let key = storedKey();
   const input = byId<HTMLInputElement>("key-input");
   byId<HTMLFormElement>("key-form").addEventListener("submit", (event) => {
@@ -240,14 +293,14 @@ function start() {
     } catch {
       // Kept in memory only.
     }
-    showDashboard(key);
+    showDashboard({ ...service, key });
   });
-  byId("refresh").addEventListener("click", () => key && load(key));
+  byId("refresh").addEventListener("click", () => key && load({ ...service, key }));
   byId("forget-key").addEventListener("click", () => {
     key = null;
     forgetKey();
   });
-  if (key) showDashboard(key);
+  if (key) showDashboard({ ...service, key });
 }
 
 start();
