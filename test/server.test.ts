@@ -119,6 +119,12 @@ afterEach(async () => {
 });
 
 /** Polls /healthz until it answers 200; returns the milliseconds it took. */
+/** Waits until the process has written this text (the log writes its lines in batches), at most `ms`. */
+async function outputContaining(proc: Started, text: string, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!proc.output().includes(text) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 async function waitHealthy(proc: Started, base: string, since: number, ms = 60_000): Promise<number> {
   const deadline = Date.now() + ms;
   let exited = false;
@@ -240,6 +246,8 @@ describe("npm start", () => {
     const ready = await client(base).get("/readyz");
     expect(ready.status).toBe(200);
     expect(ready.headers.get("content-type")).toMatch(/^application\/json/);
+    // The start line is written with the log's next flush (at most 100 ms later): wait for it.
+    await outputContaining(proc, `${host}:${port}`);
     expect(proc.output()).toContain(`${host}:${port}`);
 
     expect(fs.statSync(dataDir).isDirectory()).toBe(true);

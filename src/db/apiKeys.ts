@@ -250,6 +250,8 @@ async function touchKey(write: WriteSql, keyId: number, at: Date): Promise<void>
 }
 
 export function apiKeyStore(read: ReadSql, write: WriteSql, prisma: PrismaClient, provider: DatabaseProvider): ApiKeyStore {
+  /** Last uses being written (nobody waits for them: src/resolvers/admittedKeys.ts). */
+  const touching = new Set<Promise<void>>();
   return {
     byHash: (hash) => storedKey(read, hash),
     list: (networkId) => networkKeys(read, networkId),
@@ -257,7 +259,12 @@ export function apiKeyStore(read: ReadSql, write: WriteSql, prisma: PrismaClient
     create: (networkId, key, now) => createKey(prisma, provider, networkId, key, now),
     revoke: (networkId, keyId, at) => revokeKey(read, write, networkId, keyId, at),
     replace: (networkId, keyId, secret, at, now) => replaceKey(prisma, provider, networkId, keyId, secret, at, now),
-    touch: (keyId, at) => touchKey(write, keyId, at),
+    touch: (keyId, at) => {
+      const written = touchKey(write, keyId, at).finally(() => touching.delete(written));
+      touching.add(written);
+      return written;
+    },
+    touchesWritten: async () => void (await Promise.allSettled([...touching])),
     listedOrigins: (now) => listedOrigins(read, now),
   };
 }

@@ -107,7 +107,10 @@ export async function openDatabase(
     // The one connection that LISTENs; it connects when a channel is first asked for.
     const listener = postgresListener({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true }, listening);
     const keyChanges = keyChangesOf(listener);
+    const read = postgresReads(connections, pipelined);
+    const stores = storesOf({ prisma, read, write, provider });
     const close = async () => {
+      await stores.apiKeys.touchesWritten();
       await keyChanges.close();
       await listener.close();
       await prisma.$disconnect();
@@ -115,9 +118,8 @@ export async function openDatabase(
       if (!connections.ending) await connections.end();
       await pipelined.end();
     };
-    const read = postgresReads(connections, pipelined);
     const backup = () => Promise.reject(new Error("PostgreSQL is backed up with its own tools: pg_dump (see docs/operations.md)."));
-    return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, backup, close };
+    return { prisma, read, write, ...stores, keyChanges, provider, url, backup, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -126,13 +128,16 @@ export async function openDatabase(
   await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   const reads = openSqliteReads(file);
   const keyChanges = sqliteCommitsOf(file);
+  const { read } = reads;
+  const write = writesTakingTurns(adapterWrites(provider, factory.connection));
+  const stores = storesOf({ prisma, read, write, provider });
   const close = async () => {
+    // A key's last use is written after its request: closed under it, the write would fail.
+    await stores.apiKeys.touchesWritten();
     await keyChanges.close();
     reads.close();
     await prisma.$disconnect();
   };
-  const { read } = reads;
-  const write = writesTakingTurns(adapterWrites(provider, factory.connection));
   const backup = async (target: string) => backupSqlite(file, target);
-  return { prisma, read, write, ...storesOf({ prisma, read, write, provider }), keyChanges, provider, url, backup, close };
+  return { prisma, read, write, ...stores, keyChanges, provider, url, backup, close };
 }

@@ -229,6 +229,8 @@ export interface ApiKeyStore {
   replace(networkId: number, keyId: number, secret: { prefix: string; hash: string }, at: Date, now: Date): Promise<KeyRecord | null>;
   /** Notes that the key was used at `at` (to the minute); never announced as a key change. */
   touch(keyId: number, at: Date): Promise<void>;
+  /** Resolves once the last uses being written are written: the database waits for them before it closes. */
+  touchesWritten(): Promise<void>;
   /** Every origin some key lists that is valid at `now` (for CORS preflights, which carry no key). */
   listedOrigins(now: Date): Promise<Set<string>>;
 }
