@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
-import { columnsOf } from "./support/database";
+import { columnsOf, dropCreatedAt as dropCreatedAtOf } from "./support/database";
 import { client, type Client } from "./support/http";
 import { filesLastSevenDays, filesTotal, missionsTotal } from "../src/resolvers/statistics";
 import type { ReadSql } from "../src/db/adapterReads";
@@ -257,18 +257,7 @@ describe("rule 4: creation times that cannot be evaluated (destructive, own data
   }
 
   async function dropCreatedAt(table: string) {
-    await service.db.prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${table}_network_id_created_at_idx"`);
-    // The triggers that read the column: the hour counts' (migration *_record_hour_counts), and
-    // on SQLite those writing its instants as the app does (migration *_direct_sql_derived_data).
-    const triggers =
-      service.db.provider === "sqlite"
-        ? (await service.db.prisma.$queryRawUnsafe<{ name: string }[]>(
-            `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = '${table}' AND sql LIKE '%"created_at"%'`,
-          )).map((trigger) => trigger.name)
-        : [`${table}_hour_count`];
-    const on = service.db.provider === "sqlite" ? "" : ` ON "${table}"`;
-    for (const trigger of triggers) await service.db.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "${trigger}"${on}`);
-    await service.db.prisma.$executeRawUnsafe(`ALTER TABLE "${table}" DROP COLUMN "created_at"`);
+    await dropCreatedAtOf(service.db, table);
     const columns = await columnsOf(service.db.prisma, table);
     expect(columns).toContain("network_id");
     expect(columns).not.toContain("created_at");

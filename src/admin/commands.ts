@@ -1,6 +1,8 @@
 // The admin command's commands and options, declared once: the usage, each command's --help, the
 // parser's option list and the checks of a command line (unknown or misplaced options, with the
 // nearest known name) all derive from these two tables.
+import { scopeNames } from "../model/scopes";
+import { maxKeyNameCharacters } from "../resolvers/keyInput";
 
 export const optionTable = {
   name: { value: "NAME", description: "the network's, officer's or key's name" },
@@ -8,7 +10,7 @@ export const optionTable = {
   grace: { value: "SECONDS", description: "how long the replaced key stays valid (default: the network's, set at create)" },
   network: { value: "ID", description: "the network's id (see network list)" },
   key: { value: "KEY_ID", description: "the key's id (see key list)" },
-  scopes: { value: "LIST", description: "what the key may do, comma-separated: read, dutytime, write, admin" },
+  scopes: { value: "LIST", description: `what the key may do, comma-separated: ${scopeNames.join(", ")}` },
   origin: { value: "URL", description: "a browser origin that may use the key, e.g. https://dash.example.org; repeat it for several" },
   "expires-at": { value: "ISO", description: "when the key stops being valid, an ISO-8601 instant, e.g. 2027-01-01T00:00:00Z" },
   identifier: { value: "TYPE:VALUE", description: "the officer's identifier" },
@@ -53,7 +55,7 @@ export const commandTable = {
     summary: "make a key of a network for one purpose and print it (its secret only here)",
     required: ["network", "name", "scopes"],
     optional: ["origin", "expires-at"],
-    meaning: { name: "what the key is for, unique among the network's unrevoked keys (1 to 100 characters)" },
+    meaning: { name: `what the key is for, unique among the network's unrevoked keys (1 to ${maxKeyNameCharacters} characters)` },
   },
   "key list": { summary: "list a network's keys, revoked ones too, newest first (never their secrets)", required: ["network"], optional: [] },
   "key revoke": {

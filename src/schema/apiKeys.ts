@@ -9,6 +9,7 @@ import type { KeyRecord } from "../resolvers/apiKeys";
 import type { NetworkScope } from "../context";
 import { createKey, listKeys } from "../resolvers/apiKeys";
 import { revokeKeyById, viewedKey } from "../resolvers/viewer";
+import { maxKeyNameCharacters } from "../resolvers/keyInput";
 
 const ScopeEnum = builder.enumType("Scope", {
   description: "What a key may do.",
@@ -47,7 +48,7 @@ const CreatedApiKeyType = builder.objectRef<{ key: KeyRecord; apiKey: string }>(
 
 const CreateApiKeyInput = builder.inputType("CreateApiKeyInput", {
   fields: (t) => ({
-    name: t.string({ required: true, description: "1 to 100 characters, unique among the network's unrevoked keys." }),
+    name: t.string({ required: true, description: `1 to ${maxKeyNameCharacters} characters, unique among the network's unrevoked keys.` }),
     scopes: t.field({ type: [ScopeEnum], required: true }),
     origins: t.stringList({ description: "Browser origins (`https://dash.example.org`) that may use the key." }),
     expiresAt: t.field({ type: "DateTime", description: "Omitted or null: the key does not expire." }),

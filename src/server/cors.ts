@@ -23,7 +23,10 @@ const rereadAfterMs = 1_000;
 export const isPreflight = (method: string, header: (name: string) => string | null) =>
   method === "OPTIONS" && header("access-control-request-method") !== null;
 
-/** The origins some valid key lists, kept while keys are unchanged (and at most a second). */
+/**
+ * The origins that keys valid when they were read list: read again when keys may have changed
+ * (the epoch moved, or there is none), at most once a second.
+ */
 export function listedOrigins(keys: Pick<ApiKeyStore, "listedOrigins">, changes: KeyChanges | null) {
   let origins = new Set<string>();
   let readAt = -Infinity;

@@ -7,6 +7,7 @@ import path from "node:path";
 import { createClient } from "@libsql/client";
 import { Client } from "pg";
 import type { DatabaseProvider } from "../../src/config/database";
+import type { Database } from "../../src/db/client";
 
 export const testProvider: DatabaseProvider = process.env.TEST_PROVIDER === "postgresql" ? "postgresql" : "sqlite";
 
@@ -111,4 +112,22 @@ export async function queryRows(db: FreshDatabase, sql: string): Promise<Record<
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Drops a record table's `created_at` (records imported from systems that had none), with what
+ * reads it: its index, the hour counts' trigger (migration *_record_hour_counts) and, on SQLite,
+ * the triggers writing its instants as the app does (migration *_direct_sql_derived_data).
+ */
+export async function dropCreatedAt(db: Database, table: string): Promise<void> {
+  await db.prisma.$executeRawUnsafe(`DROP INDEX IF EXISTS "${table}_network_id_created_at_idx"`);
+  const triggers =
+    db.provider === "sqlite"
+      ? (await db.prisma.$queryRawUnsafe<{ name: string }[]>(
+          `SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = '${table}' AND sql LIKE '%"created_at"%'`,
+        )).map((trigger) => trigger.name)
+      : [`${table}_hour_count`];
+  const on = db.provider === "sqlite" ? "" : ` ON "${table}"`;
+  for (const trigger of triggers) await db.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "${trigger}"${on}`);
+  await db.prisma.$executeRawUnsafe(`ALTER TABLE "${table}" DROP COLUMN "created_at"`);
 }
