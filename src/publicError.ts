@@ -3,7 +3,7 @@
 // its stack, to the service's log: never to the client).
 import { GraphQLError } from "graphql";
 import { codeOf, unavailable } from "./errors";
-import { isDatabaseUnavailable } from "./resolvers/databaseErrors";
+import { isDatabaseUnavailable } from "./db/databaseErrors";
 
 /** The error a resolver failed with, under GraphQL's wrapping. */
 export function originalErrorOf(error: unknown): unknown {

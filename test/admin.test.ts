@@ -248,7 +248,7 @@ test("--help lists every command, <command> --help its options, a line each; typ
     expect(help.stdout).toMatch(new RegExp(`^  ${command} +\\S.*$`, "m"));
   }
   expect(commandHelp.code).toBe(0);
-  expect(commandHelp.stdout).toMatch(/^Usage: admin network set --network ID \[--time-zone ZONE\] \[--auto-stop-after HOURS\|off\]$/m);
+  expect(commandHelp.stdout).toMatch(/^Usage: admin network set --network ID \[--time-zone ZONE\] \[--auto-stop-after HOURS\|off\] \[--event-retention-days DAYS\]$/m);
   for (const option of ["--network ID", "--time-zone ZONE", "--auto-stop-after HOURS|off"]) expect(commandHelp.stdout).toMatch(new RegExp(`^  ${option.replace(/[|]/g, "\\|")} +\\S`, "m"));
   expectFailure(typoCommand, /Unknown command "network creat"\. Did you mean "network create"\?/);
   expectFailure(typoOption, /Unknown option --nmae\. Did you mean --name\?/);

@@ -11,6 +11,7 @@ import { migrate, shippedMigrations, type Migration, type MigrationTarget } from
 import { sqliteMigrationTarget } from "../src/db/sqlite/migrations";
 import { postgresMigrationTarget } from "../src/db/postgres/migrations";
 import { generateApiKey, hashApiKey, isValidAt, regenerateKey } from "../src/resolvers/apiKeys";
+import { adminScope } from "../src/admin/keys";
 import { freshDatabase, queryRows, testProvider, type FreshDatabase } from "./support/database";
 import { client } from "./support/http";
 
@@ -115,7 +116,7 @@ test("existing keys: the current one is \"default\" with read write, a replaced 
     expect((await client(server.url, ended.apiKey).get("/vehicles")).status).toBe(401);
 
     // regenerate-key without --key: the network's one unrevoked key, by its name.
-    const replaced = await regenerateKey(db.apiKeys, 1, null, 0, now);
+    const replaced = await regenerateKey(adminScope(db, 1, now), null, 0);
     expect(replaced.key).toMatchObject({ name: "default", scopes: ["read", "write"], origins: [] });
     expect(replaced.key.id).toBeGreaterThan(51);
     expect((await client(server.url, current.apiKey).get("/vehicles")).status).toBe(401);

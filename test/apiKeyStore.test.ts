@@ -6,6 +6,7 @@
 // hand-written SQL of migration *_api_key_scopes does on each database.
 import { Client } from "pg";
 import { createNetwork } from "../src/admin/networks";
+import { adminScope } from "../src/admin/keys";
 import { openDatabase, type Database } from "../src/db/client";
 import { maxUnrevokedKeys } from "../src/db/apiKeys";
 import { keyChangesInThisProcess } from "../src/db/keyChanges";
@@ -31,6 +32,9 @@ let database: FreshDatabase;
 let db: Database;
 let networks = 0;
 
+/** A change of the network's keys made by the admin command at `now`. */
+const keyScope = (networkId: number, now: Date) => adminScope(db, networkId, now);
+
 beforeAll(async () => {
   database = await freshDatabase();
   await migrate(database.url);
@@ -48,7 +52,7 @@ const seconds = (n: number) => new Date(t0.getTime() + n * 1000);
 /** A new network; its first key as `network create` makes it. */
 async function network() {
   networks += 1;
-  const created = await createNetwork(db.prisma, { name: `Keys ${networks}`, identifierType: "steam", graceSeconds: 0 }, t0);
+  const created = await createNetwork(db, { name: `Keys ${networks}`, identifierType: "steam", graceSeconds: 0 }, t0);
   return { id: created.network.id, firstKeyId: created.key.id, apiKey: created.apiKey };
 }
 
@@ -84,12 +88,7 @@ describe("making and listing keys", () => {
     expect(first.prefix).toBe(apiKey.slice(0, 12));
 
     const expiresAt = new Date("2032-01-01T00:00:00.000Z");
-    const made = await createKey(
-      db.apiKeys,
-      id,
-      input({ name: "  dashboard  ", scopes: ["admin", "read", "read"], origins: ["HTTPS://Dash.Example.ORG:443/", "http://localhost:8080", "https://dash.example.org"], expiresAt }),
-      t0,
-    );
+    const made = await createKey(keyScope(id, t0), input({ name: "  dashboard  ", scopes: ["admin", "read", "read"], origins: ["HTTPS://Dash.Example.ORG:443/", "http://localhost:8080", "https://dash.example.org"], expiresAt }));
     expect(made.apiKey.startsWith(made.key.prefix)).toBe(true);
     const expected: KeyRecord = {
       id: made.key.id,
@@ -117,58 +116,53 @@ describe("making and listing keys", () => {
     const { id } = await network();
     const other = await network();
     // Made at once under one name: one is stored, the others refused.
-    const racing = await Promise.allSettled([1, 2, 3].map(() => createKey(db.apiKeys, id, input({ name: "racer" }), t0)));
+    const racing = await Promise.allSettled([1, 2, 3].map(() => createKey(keyScope(id, t0), input({ name: "racer" }))));
     expect(racing.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected", "rejected"]);
     for (const result of racing) if (result.status === "rejected") expect((result.reason as { extensions: unknown }).extensions).toEqual({ code: "CONFLICT" });
-    const bot = await createKey(db.apiKeys, id, input({ name: "bot" }), t0);
-    expect(await failure(createKey(db.apiKeys, id, input({ name: " bot " }), t0))).toEqual({
+    const bot = await createKey(keyScope(id, t0), input({ name: "bot" }));
+    expect(await failure(createKey(keyScope(id, t0), input({ name: " bot " })))).toEqual({
       code: "CONFLICT",
       message: 'The network has an unrevoked key named "bot" already: choose another name, or revoke that key first.',
     });
     // A key in its grace period is revoked: its name is free.
-    await revokeKey(db.apiKeys, id, bot.key.id, 3600, t0);
-    const again = await createKey(db.apiKeys, id, input({ name: "bot" }), t0);
+    await revokeKey(keyScope(id, t0), bot.key.id, 3600);
+    const again = await createKey(keyScope(id, t0), input({ name: "bot" }));
     expect(again.key.name).toBe("bot");
-    expect((await createKey(db.apiKeys, other.id, input({ name: "bot" }), t0)).key.name).toBe("bot");
+    expect((await createKey(keyScope(other.id, t0), input({ name: "bot" }))).key.name).toBe("bot");
     expect((await listKeys(db.apiKeys, id)).filter((key) => key.name === "bot").map((key) => key.id)).toEqual([again.key.id, bot.key.id]);
   });
 
   test(`a network holds at most ${maxUnrevokedKeys} unrevoked keys; revoking one makes room`, async () => {
     const { id, firstKeyId } = await network();
-    for (let i = 1; i < maxUnrevokedKeys - 1; i++) await createKey(db.apiKeys, id, input({ name: `key ${i}` }), t0);
+    for (let i = 1; i < maxUnrevokedKeys - 1; i++) await createKey(keyScope(id, t0), input({ name: `key ${i}` }));
     // Room for one: of keys made at once, one is stored (the count and the insert are one transaction).
-    const racing = await Promise.allSettled([1, 2, 3].map((i) => createKey(db.apiKeys, id, input({ name: `racing ${i}` }), t0)));
+    const racing = await Promise.allSettled([1, 2, 3].map((i) => createKey(keyScope(id, t0), input({ name: `racing ${i}` }))));
     expect(racing.filter((result) => result.status === "fulfilled")).toHaveLength(1);
-    const refused = await failure(createKey(db.apiKeys, id, input({ name: "one too many" }), t0));
+    const refused = await failure(createKey(keyScope(id, t0), input({ name: "one too many" })));
     expect(refused).toEqual({ code: "CONFLICT", message: `The network has ${maxUnrevokedKeys} unrevoked keys, the most it may hold: revoke one first.` });
     // Nothing was stored by the refusal.
     expect((await listKeys(db.apiKeys, id)).some((key) => key.name === "one too many")).toBe(false);
     expect(await listKeys(db.apiKeys, id)).toHaveLength(maxUnrevokedKeys);
     // Another network is not limited by this one's keys.
-    expect((await createKey(db.apiKeys, (await network()).id, input({ name: "one too many" }), t0)).key.name).toBe("one too many");
+    expect((await createKey(keyScope((await network()).id, t0), input({ name: "one too many" }))).key.name).toBe("one too many");
 
-    await revokeKey(db.apiKeys, id, firstKeyId, 60, t0);
-    expect((await createKey(db.apiKeys, id, input({ name: "one too many" }), t0)).key.name).toBe("one too many");
+    await revokeKey(keyScope(id, t0), firstKeyId, 60);
+    expect((await createKey(keyScope(id, t0), input({ name: "one too many" }))).key.name).toBe("one too many");
     // Replacing a key keeps the count: the old one is revoked as the new one is made.
     const [newest] = await listKeys(db.apiKeys, id);
-    expect((await regenerateKey(db.apiKeys, id, newest.id, 0, t0)).key.name).toBe("one too many");
+    expect((await regenerateKey(keyScope(id, t0), newest.id, 0)).key.name).toBe("one too many");
   }, 120_000);
 
   test("bad names, scopes, origins and ends are refused with a message for each, and nothing is stored", async () => {
     const { id } = await network();
     const before = await listKeys(db.apiKeys, id);
     const refused = await failure(
-      createKey(
-        db.apiKeys,
-        id,
-        {
+      createKey(keyScope(id, t0), {
           name: "   ",
           scopes: ["read", "reed"],
           origins: ["https://dash.example.org/app", "ftp://files.example.org", "https://user:pw@dash.example.org", "https://dash.example.org?x=1", "https://*.example.org", "dash.example.org"],
           expiresAt: seconds(0),
-        },
-        t0,
-      ),
+        }),
     );
     const notAnOrigin = (text: string) =>
       `The origin "${text}" is not a browser origin: write scheme://host[:port] with http or https and nothing after it, e.g. https://dash.example.org.`;
@@ -201,10 +195,10 @@ describe("making and listing keys", () => {
       [input({ expiresAt: new Date(Date.UTC(10000, 0, 1)) }), { expiresAt: ["The expires at field must be a date before the year 10000."] }],
       [input({ expiresAt: new Date(Number.NaN) }), { expiresAt: ["The expires at field must be a date after now."] }],
     ] as const;
-    for (const [bad, errors] of more) expect((await failure(createKey(db.apiKeys, id, bad, t0))).errors).toEqual(errors);
+    for (const [bad, errors] of more) expect((await failure(createKey(keyScope(id, t0), bad))).errors).toEqual(errors);
     // 100 characters, 20 origins (the same origin twice counts once) and an end one second ahead are fine.
     const origins = [...Array.from({ length: 20 }, (_, i) => `https://site${i}.example.org`), "https://SITE0.example.org/"];
-    const fine = await createKey(db.apiKeys, id, input({ name: "é".repeat(100), origins, expiresAt: seconds(1) }), t0);
+    const fine = await createKey(keyScope(id, t0), input({ name: "é".repeat(100), origins, expiresAt: seconds(1) }));
     expect(fine.key.origins).toHaveLength(20);
     expect(await listKeys(db.apiKeys, id)).toEqual([fine.key, ...before]);
   });
@@ -224,15 +218,15 @@ describe("making and listing keys", () => {
 describe("revoking and replacing keys", () => {
   test("revoke: at once, or at the end of a grace period, until which the key stays valid; an earlier revocation keeps its time", async () => {
     const { id } = await network();
-    const { key, apiKey } = await createKey(db.apiKeys, id, input(), t0);
-    const revoked = await revokeKey(db.apiKeys, id, key.id, 600, t0);
+    const { key, apiKey } = await createKey(keyScope(id, t0), input());
+    const revoked = await revokeKey(keyScope(id, t0), key.id, 600);
     expect(revoked).toEqual({ ...key, revokedAt: seconds(600) });
     const stored = (await db.apiKeys.byHash(hashApiKey(apiKey)))!;
     expect([isValidAt(stored, seconds(599)), isValidAt(stored, seconds(600)), isValidAt(stored, seconds(601))]).toEqual([true, false, false]);
     // A later, longer grace does not extend it; a shorter one ends it sooner.
-    expect((await revokeKey(db.apiKeys, id, key.id, 3600, t0)).revokedAt).toEqual(seconds(600));
-    expect((await revokeKey(db.apiKeys, id, key.id, 0, seconds(10))).revokedAt).toEqual(seconds(10));
-    expect((await revokeKey(db.apiKeys, id, key.id, 0, seconds(20))).revokedAt).toEqual(seconds(10));
+    expect((await revokeKey(keyScope(id, t0), key.id, 3600)).revokedAt).toEqual(seconds(600));
+    expect((await revokeKey(keyScope(id, seconds(10)), key.id, 0)).revokedAt).toEqual(seconds(10));
+    expect((await revokeKey(keyScope(id, seconds(20)), key.id, 0)).revokedAt).toEqual(seconds(10));
   });
 
   test("a key's own end: valid before it, not from it on", () => {
@@ -244,11 +238,11 @@ describe("revoking and replacing keys", () => {
 
   test("regenerate: the new key has the old one's name, scopes, origins and end; the old one ends now or after the grace", async () => {
     const { id, firstKeyId } = await network();
-    await revokeKey(db.apiKeys, id, firstKeyId, 0, t0);
+    await revokeKey(keyScope(id, t0), firstKeyId, 0);
     const expiresAt = new Date("2033-01-01T00:00:00.000Z");
-    const old = await createKey(db.apiKeys, id, input({ name: "game server", scopes: ["dutytime", "read"], origins: ["https://a.example.org"], expiresAt }), t0);
+    const old = await createKey(keyScope(id, t0), input({ name: "game server", scopes: ["dutytime", "read"], origins: ["https://a.example.org"], expiresAt }));
     // The network's one unrevoked key, without naming it.
-    const second = await regenerateKey(db.apiKeys, id, null, 300, seconds(10));
+    const second = await regenerateKey(keyScope(id, seconds(10)), null, 300);
     expect(second.key).toEqual({
       id: second.key.id,
       name: "game server",
@@ -264,7 +258,7 @@ describe("revoking and replacing keys", () => {
     expect(await db.apiKeys.byId(id, old.key.id)).toEqual({ ...old.key, revokedAt: seconds(310) });
 
     // Replaced again without grace (the secret leaked): every earlier secret of the key ends now.
-    const third = await regenerateKey(db.apiKeys, id, second.key.id, 0, seconds(20));
+    const third = await regenerateKey(keyScope(id, seconds(20)), second.key.id, 0);
     const stored = async (apiKey: string) => (await db.apiKeys.byHash(hashApiKey(apiKey)))!;
     expect((await stored(old.apiKey)).revokedAt).toEqual(seconds(20));
     expect((await stored(second.apiKey)).revokedAt).toEqual(seconds(20));
@@ -279,25 +273,25 @@ describe("revoking and replacing keys", () => {
 
   test("regenerate without a key id needs exactly one unrevoked key; a revoked or expired key is not replaced", async () => {
     const { id, firstKeyId } = await network();
-    await createKey(db.apiKeys, id, input({ name: "second" }), t0);
-    expect(await failure(regenerateKey(db.apiKeys, id, null, 0, t0))).toEqual({
+    await createKey(keyScope(id, t0), input({ name: "second" }));
+    expect(await failure(regenerateKey(keyScope(id, t0), null, 0))).toEqual({
       code: "BAD_USER_INPUT",
       message: "The network has 2 unrevoked keys: say which one to replace with --key KEY_ID (key list shows their ids).",
       errors: { keyId: ["The network has 2 unrevoked keys: say which one to replace with --key KEY_ID (key list shows their ids)."] },
     });
-    await revokeKey(db.apiKeys, id, firstKeyId, 60, t0);
-    expect(await failure(regenerateKey(db.apiKeys, id, firstKeyId, 0, t0))).toEqual({
+    await revokeKey(keyScope(id, t0), firstKeyId, 60);
+    expect(await failure(regenerateKey(keyScope(id, t0), firstKeyId, 0))).toEqual({
       code: "CONFLICT",
       message: `Key ${firstKeyId} is revoked: it cannot be replaced. Make a new key instead.`,
     });
-    const expiring = await createKey(db.apiKeys, id, input({ name: "expiring", expiresAt: seconds(60) }), t0);
-    expect(await failure(regenerateKey(db.apiKeys, id, expiring.key.id, 0, seconds(60)))).toEqual({
+    const expiring = await createKey(keyScope(id, t0), input({ name: "expiring", expiresAt: seconds(60) }));
+    expect(await failure(regenerateKey(keyScope(id, seconds(60)), expiring.key.id, 0))).toEqual({
       code: "CONFLICT",
       message: `Key ${expiring.key.id} expired at ${seconds(60).toISOString()}: its replacement would be expired too. Make a new key instead.`,
     });
     const alone = await network();
-    await revokeKey(db.apiKeys, alone.id, alone.firstKeyId, 0, t0);
-    expect(await failure(regenerateKey(db.apiKeys, alone.id, null, 0, t0))).toEqual({
+    await revokeKey(keyScope(alone.id, t0), alone.firstKeyId, 0);
+    expect(await failure(regenerateKey(keyScope(alone.id, t0), null, 0))).toEqual({
       code: "CONFLICT",
       message: "The network has no unrevoked key to replace: make one with key create.",
     });
@@ -306,10 +300,10 @@ describe("revoking and replacing keys", () => {
   test("grace periods are whole seconds from 0 to a year", async () => {
     const { id, firstKeyId } = await network();
     for (const grace of [-1, 1.5, 365 * 24 * 3600 + 1]) {
-      expect((await failure(revokeKey(db.apiKeys, id, firstKeyId, grace, t0))).errors).toEqual({
+      expect((await failure(revokeKey(keyScope(id, t0), firstKeyId, grace))).errors).toEqual({
         graceSeconds: ["The grace seconds field must be between 0 and 31536000."],
       });
-      expect((await failure(regenerateKey(db.apiKeys, id, firstKeyId, grace, t0))).code).toBe("BAD_USER_INPUT");
+      expect((await failure(regenerateKey(keyScope(id, t0), firstKeyId, grace))).code).toBe("BAD_USER_INPUT");
     }
     expect((await db.apiKeys.byId(id, firstKeyId))!.revokedAt).toBeNull();
   });
@@ -318,9 +312,9 @@ describe("revoking and replacing keys", () => {
     const mine = await network();
     const theirs = await network();
     expect(await db.apiKeys.byId(mine.id, theirs.firstKeyId)).toBeNull();
-    expect(await failure(revokeKey(db.apiKeys, mine.id, theirs.firstKeyId, 0, t0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
-    expect(await failure(regenerateKey(db.apiKeys, mine.id, theirs.firstKeyId, 0, t0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
-    expect(await failure(revokeKey(db.apiKeys, mine.id, 987654, 0, t0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
+    expect(await failure(revokeKey(keyScope(mine.id, t0), theirs.firstKeyId, 0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
+    expect(await failure(regenerateKey(keyScope(mine.id, t0), theirs.firstKeyId, 0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
+    expect(await failure(revokeKey(keyScope(mine.id, t0), 987654, 0))).toEqual({ code: "NOT_FOUND", message: "Key not found." });
     expect((await listKeys(db.apiKeys, mine.id)).map((key) => key.id)).toEqual([mine.firstKeyId]);
     expect(await listKeys(db.apiKeys, theirs.id)).toEqual([expect.objectContaining({ id: theirs.firstKeyId, revokedAt: null })]);
   });
@@ -333,17 +327,17 @@ describe("revoking and replacing keys", () => {
       return keyChangesInThisProcess() > before;
     };
     let key: KeyRecord | undefined;
-    expect(await noted(async () => (key = (await createKey(db.apiKeys, id, input(), t0)).key))).toBe(true);
+    expect(await noted(async () => (key = (await createKey(keyScope(id, t0), input())).key))).toBe(true);
     expect(await noted(() => db.apiKeys.touch(key!.id, t0))).toBe(false);
-    expect(await noted(() => regenerateKey(db.apiKeys, id, key!.id, 60, t0))).toBe(true);
-    expect(await noted(() => revokeKey(db.apiKeys, id, key!.id, 0, t0))).toBe(true);
+    expect(await noted(() => regenerateKey(keyScope(id, t0), key!.id, 60))).toBe(true);
+    expect(await noted(() => revokeKey(keyScope(id, t0), key!.id, 0))).toBe(true);
   });
 });
 
 describe("last use and listed origins", () => {
   test("touch stores the minute of a use, and never moves it back", async () => {
     const { id } = await network();
-    const { key } = await createKey(db.apiKeys, id, input(), t0);
+    const { key } = await createKey(keyScope(id, t0), input());
     await db.apiKeys.touch(key.id, new Date("2031-03-01T12:34:56.789Z"));
     expect((await db.apiKeys.byId(id, key.id))!.lastUsedAt).toEqual(new Date("2031-03-01T12:34:00.000Z"));
     await db.apiKeys.touch(key.id, new Date("2031-03-01T12:30:00.000Z"));
@@ -355,12 +349,12 @@ describe("last use and listed origins", () => {
   test("listed origins: those of keys valid now (unrevoked or in their grace, not past their end)", async () => {
     const { id } = await network();
     const origin = (name: string) => `https://${name}-${id}.example.org`;
-    await createKey(db.apiKeys, id, input({ name: "valid", origins: [origin("valid"), origin("shared")] }), t0);
-    const graced = await createKey(db.apiKeys, id, input({ name: "graced", origins: [origin("graced")] }), t0);
-    await revokeKey(db.apiKeys, id, graced.key.id, 60, t0);
-    const revoked = await createKey(db.apiKeys, id, input({ name: "revoked", origins: [origin("revoked"), origin("shared")] }), t0);
-    await revokeKey(db.apiKeys, id, revoked.key.id, 0, t0);
-    await createKey(db.apiKeys, id, input({ name: "expiring", origins: [origin("expiring")], expiresAt: seconds(30) }), t0);
+    await createKey(keyScope(id, t0), input({ name: "valid", origins: [origin("valid"), origin("shared")] }));
+    const graced = await createKey(keyScope(id, t0), input({ name: "graced", origins: [origin("graced")] }));
+    await revokeKey(keyScope(id, t0), graced.key.id, 60);
+    const revoked = await createKey(keyScope(id, t0), input({ name: "revoked", origins: [origin("revoked"), origin("shared")] }));
+    await revokeKey(keyScope(id, t0), revoked.key.id, 0);
+    await createKey(keyScope(id, t0), input({ name: "expiring", origins: [origin("expiring")], expiresAt: seconds(30) }));
     const listed = async (at: Date) => [...(await db.apiKeys.listedOrigins(at))].filter((each) => each.endsWith(`-${id}.example.org`)).sort();
     expect(await listed(seconds(1))).toEqual([origin("expiring"), origin("graced"), origin("shared"), origin("valid")]);
     expect(await listed(seconds(30))).toEqual([origin("graced"), origin("shared"), origin("valid")]);
@@ -377,7 +371,7 @@ describe("the hand-written SQL of migration *_api_key_scopes", () => {
 
   (testProvider === "sqlite" ? test : test.skip)("SQLite: instants written by plain SQL in another format are stored in the app's text, so they compare right", async () => {
     const { id } = await network();
-    const { key } = await createKey(db.apiKeys, id, input({ name: "plain sql", origins: [`https://plain-${id}.example.org`] }), t0);
+    const { key } = await createKey(keyScope(id, t0), input({ name: "plain sql", origins: [`https://plain-${id}.example.org`] }));
     await queryRows(database, `UPDATE api_keys SET revoked_at = '2031-03-01 12:01:00', last_used_at = '2031-03-01T13:00:00+01:00' WHERE id = ${key.id}`);
     expect(await queryRows(database, `SELECT revoked_at, last_used_at FROM api_keys WHERE id = ${key.id}`)).toEqual([
       { revoked_at: "2031-03-01T12:01:00.000+00:00", last_used_at: "2031-03-01T12:00:00.000+00:00" },

@@ -1,6 +1,7 @@
 // Keys through the public interfaces (CONTRACT: Keys, scopes and origins):
 // `viewer` for any key, key management through GraphQL with `admin` (the secret answered once),
 // isolation between networks, expiry, and one key of several revoked across two processes.
+import { adminScope } from "../src/admin/keys";
 import { createKey } from "../src/resolvers/apiKeys";
 import { freshDatabase, type FreshDatabase } from "./support/database";
 import { client } from "./support/http";
@@ -17,14 +18,14 @@ describe("viewer and key management through GraphQL", () => {
     service = await startService();
     network = await service.network({ name: "Keys PD" });
     other = await service.network({ name: "Other PD" });
-    admin = client(service.url, (await createKey(service.db.apiKeys, network.id, { name: "admin", scopes: ["admin"], origins: [], expiresAt: null }, new Date())).apiKey);
+    admin = client(service.url, (await createKey(adminScope(service.db, network.id, new Date()), { name: "admin", scopes: ["admin"], origins: [], expiresAt: null })).apiKey);
   });
   afterAll(() => service.close());
 
   const keyFields = "id name prefix scopes origins createdAt expiresAt lastUsedAt revokedAt";
 
   test("viewer: any key sees its network and itself, never its secret", async () => {
-    const { apiKey, key } = await createKey(service.db.apiKeys, network.id, { name: "bot", scopes: ["dutytime"], origins: [], expiresAt: null }, new Date());
+    const { apiKey, key } = await createKey(adminScope(service.db, network.id, new Date()), { name: "bot", scopes: ["dutytime"], origins: [], expiresAt: null });
     const response = await client(service.url, apiKey).graphql(`{ viewer { network { id name identifierType timeZone } key { ${keyFields} } } }`);
     expect(response.body.errors).toBeUndefined();
     // Its use is written after the request, without holding it up: seen by the next ones.
@@ -84,7 +85,7 @@ describe("viewer and key management through GraphQL", () => {
   });
 
   test("an admin key of one network cannot see or touch another network's keys", async () => {
-    const foreign = await createKey(service.db.apiKeys, other.id, { name: "theirs", scopes: ["read"], origins: [], expiresAt: null }, new Date());
+    const foreign = await createKey(adminScope(service.db, other.id, new Date()), { name: "theirs", scopes: ["read"], origins: [], expiresAt: null });
     const listed = await admin.graphql(`{ apiKeys { id name } }`);
     expect(listed.body.data.apiKeys.map((key: { id: number }) => key.id)).not.toContain(foreign.key.id);
     const revoke = await admin.graphql(`mutation ($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: foreign.key.id });
@@ -96,7 +97,7 @@ describe("viewer and key management through GraphQL", () => {
     const start = new Date("2030-01-01T00:00:00.000Z");
     service.clock.set(start);
     try {
-      const { apiKey } = await createKey(service.db.apiKeys, network.id, { name: "short", scopes: ["read"], origins: [], expiresAt: new Date("2030-01-01T01:00:00.000Z") }, start);
+      const { apiKey } = await createKey(adminScope(service.db, network.id, start), { name: "short", scopes: ["read"], origins: [], expiresAt: new Date("2030-01-01T01:00:00.000Z") });
       const api = client(service.url, apiKey);
       service.clock.set("2030-01-01T00:59:59.999Z");
       expect((await api.get("/vehicles")).status).toBe(200);

@@ -266,8 +266,7 @@ describe("regenerating a key", () => {
   test("the network's default grace applies without --grace; a later regeneration with grace 0 revokes all older keys at once", async () => {
     const t0 = new Date("2032-01-01T00:00:00.000Z");
     service.clock.set(t0);
-    const created = await createNetwork(
-      service.db.prisma,
+    const created = await createNetwork(service.db,
       { name: "Grace by default", identifierType: "steam", graceSeconds: 300 },
       t0,
     );

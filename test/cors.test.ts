@@ -1,6 +1,7 @@
 // Browsers and keys' origins (CONTRACT: Keys, scopes and origins; src/server/cors.ts),
 // over HTTP: preflights answered from the origins valid keys list, a key's origins enforced on
 // its requests, CORS headers only where the key lists the request's Origin.
+import { adminScope } from "../src/admin/keys";
 import { createKey, revokeKey } from "../src/resolvers/apiKeys";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 
@@ -17,9 +18,9 @@ beforeAll(async () => {
   service = await startService();
   network = await service.network({ name: "Browsers" });
   const now = new Date();
-  const browser = await createKey(service.db.apiKeys, network.id, { name: "dashboard", scopes: ["read"], origins: [dashboard], expiresAt: null }, now);
+  const browser = await createKey(adminScope(service.db, network.id, now), { name: "dashboard", scopes: ["read"], origins: [dashboard], expiresAt: null });
   browserKey = browser.apiKey;
-  serverKey = (await createKey(service.db.apiKeys, network.id, { name: "connector", scopes: ["read", "dutytime"], origins: [], expiresAt: null }, now)).apiKey;
+  serverKey = (await createKey(adminScope(service.db, network.id, now), { name: "connector", scopes: ["read", "dutytime"], origins: [], expiresAt: null })).apiKey;
 });
 afterAll(() => service.close());
 
@@ -120,13 +121,13 @@ describe("a key's origins on its requests", () => {
 
 describe("origins of keys no longer valid", () => {
   test("a revoked key's origin gets no preflight once the revocation is seen (within a second)", async () => {
-    const late = await createKey(service.db.apiKeys, network.id, { name: "late", scopes: ["read"], origins: ["https://late.test"], expiresAt: null }, new Date());
+    const late = await createKey(adminScope(service.db, network.id, new Date()), { name: "late", scopes: ["read"], origins: ["https://late.test"], expiresAt: null });
     const deadline = Date.now() + 5_000;
     while ((await preflight("/vehicles", "https://late.test")).status !== 204) {
       if (Date.now() > deadline) throw new Error("a new key's origin was not listed within 5 s");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await revokeKey(service.db.apiKeys, network.id, late.key.id, 0, new Date());
+    await revokeKey(adminScope(service.db, network.id, new Date()), late.key.id, 0);
     const until = Date.now() + 5_000;
     while ((await preflight("/vehicles", "https://late.test")).status !== 403) {
       if (Date.now() > until) throw new Error("a revoked key's origin was still listed after 5 s");

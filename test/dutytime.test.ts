@@ -4,7 +4,7 @@ import { startService, type TestService } from "./support/service";
 import { indexDefinition } from "./support/database";
 import { client, type ApiResponse, type Client } from "./support/http";
 import { Prisma } from "../src/generated/prisma/client";
-import { isUniqueViolation } from "../src/resolvers/databaseErrors";
+import { isUniqueViolation } from "../src/db/databaseErrors";
 
 let service: TestService;
 beforeAll(async () => {

@@ -243,7 +243,7 @@ describe("fragments", () => {
     const database = await freshDatabase();
     await migrate(database.url);
     const db = await openDatabase(database.url);
-    const { apiKey } = await createNetwork(db.prisma, { name: "Bomb", identifierType: "steam", graceSeconds: 0 }, new Date());
+    const { apiKey } = await createNetwork(db, { name: "Bomb", identifierType: "steam", graceSeconds: 0 }, new Date());
     await db.close();
     const child = await startServiceProcess({ DATABASE_URL: database.url });
     try {

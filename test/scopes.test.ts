@@ -3,6 +3,7 @@
 // each single scope. A key without the scope the field declares (src/schema/scopes.ts) gets 403:
 // FORBIDDEN over GraphQL, {"message": "This action is unauthorized."} over REST, and nothing
 // changes; a key with it is not refused for scope.
+import { adminScope } from "../src/admin/keys";
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, getNamedType, isObjectType, type GraphQLField } from "graphql";
 import { schema } from "../src/schema";
 import { checkDeclaredScopes, declaredScope, needs, queryDefaultScope } from "../src/schema/scopes";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const owner = client(service.url, network.apiKey);
   expect((await owner.post("/vehicles", { plate: "SC-1" })).status).toBe(201);
   for (const scope of scopeNames) {
-    const { apiKey } = await createKey(service.db.apiKeys, network.id, { name: `only ${scope}`, scopes: [scope], origins: [], expiresAt: null }, new Date());
+    const { apiKey } = await createKey(adminScope(service.db, network.id, new Date()), { name: `only ${scope}`, scopes: [scope], origins: [], expiresAt: null });
     keyOf[scope] = client(service.url, apiKey);
   }
 });

@@ -259,7 +259,7 @@ describe("npm start", () => {
     // The database is usable: a network made on the file, a vehicle written through the server.
     const db = await openDatabase(`file:${dbFile}`);
     try {
-      apiKey = (await createNetwork(db.prisma, { name: "Server Test", identifierType: "steam", graceSeconds: 0 }, new Date())).apiKey;
+      apiKey = (await createNetwork(db, { name: "Server Test", identifierType: "steam", graceSeconds: 0 }, new Date())).apiKey;
     } finally {
       await db.close();
     }
@@ -334,7 +334,7 @@ describe("npm start", () => {
     const db = await openDatabase(`file:${dbFile}`);
     let network;
     try {
-      network = await createNetwork(db.prisma, { name: "Shutdown", identifierType: "steam", graceSeconds: 0 }, new Date());
+      network = await createNetwork(db, { name: "Shutdown", identifierType: "steam", graceSeconds: 0 }, new Date());
     } finally {
       await db.close();
     }

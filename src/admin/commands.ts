@@ -17,6 +17,15 @@ export const optionTable = {
   "time-zone": { value: "ZONE", description: "IANA time zone of the network's reports, e.g. Europe/Berlin" },
   "auto-stop-after": { value: "HOURS|off", description: "end dutytime entries left open longer than this" },
   to: { value: "FILE", description: "a new file for the copy" },
+  "event-retention-days": { value: "DAYS", description: "how many days the network's events are kept (default 365)" },
+  type: { value: "LIST", description: "event types, comma-separated; vehicle.* names a family" },
+  "subject-type": { value: "TYPE", description: "what the events are about: vehicle, officer, apiKey, ..." },
+  "subject-id": { value: "ID", description: "the id of what the events are about (an officer's identifier)" },
+  since: { value: "ISO", description: "events that occurred at or after this ISO-8601 instant" },
+  until: { value: "ISO", description: "events that occurred before this ISO-8601 instant" },
+  after: { value: "SEQUENCE", description: "events after this sequence" },
+  before: { value: "SEQUENCE", description: "events before this sequence" },
+  "per-page": { value: "N", description: "how many events, newest first (1 to 500, default 50)" },
 } as const;
 
 export type OptionName = keyof typeof optionTable;
@@ -50,7 +59,11 @@ export const commandTable = {
     meaning: { key: "the key's id (see key list); may be left out while the network has one unrevoked key" },
   },
   "network list": { summary: "list networks with their keys' prefixes and whether each key is valid", required: [], optional: [] },
-  "network set": { summary: "change a network's report time zone or auto-stop rule", required: ["network"], optional: ["time-zone", "auto-stop-after"] },
+  "network set": {
+    summary: "change a network's report time zone, auto-stop rule or event retention",
+    required: ["network"],
+    optional: ["time-zone", "auto-stop-after", "event-retention-days"],
+  },
   "key create": {
     summary: "make a key of a network for one purpose and print it (its secret only here)",
     required: ["network", "name", "scopes"],
@@ -72,6 +85,12 @@ export const commandTable = {
   },
   "officer rename": { summary: "rename an officer", required: ["network", "identifier", "name"], optional: [], meaning: { name: "the officer's new name" } },
   "officer remove": { summary: "remove an officer; its hours stay in past reports", required: ["network", "identifier"], optional: [] },
+  "events list": {
+    summary: "list a network's events (the audit log), newest first",
+    required: ["network"],
+    optional: ["type", "subject-type", "subject-id", "key", "since", "until", "after", "before", "per-page"],
+    meaning: { key: "only events made with this key's id" },
+  },
   backup: { summary: "copy the embedded database, consistent, while the service runs and writes", required: ["to"], optional: [] },
 } satisfies Record<string, CommandSpec>;
 

@@ -4,6 +4,8 @@
 import type { Database } from "../db/client";
 import { createKey, listKeys, revokeKey, type KeyInput, type KeyRecord } from "../resolvers/apiKeys";
 import { AdminError } from "./adminError";
+import { operatorKey } from "../context";
+import type { ChangeScope } from "../events/record";
 
 /** A key as the admin command prints it: instants as ISO text, never its hash. */
 export const keyView = (key: KeyRecord) => ({
@@ -18,7 +20,10 @@ export const keyView = (key: KeyRecord) => ({
   revokedAt: key.revokedAt?.toISOString() ?? null,
 });
 
-type Keys = Pick<Database, "prisma" | "apiKeys">;
+type Keys = Database;
+
+/** A change made by the admin command: the operator's standing, recorded as the admin (src/events/record.ts). */
+export const adminScope = (db: Database, networkId: number, now: Date): ChangeScope => ({ db, network: { id: networkId }, key: operatorKey, now: () => now });
 
 /** Refuses an unknown network by its id (else a key of it would be "not found", which says less). */
 async function existingNetwork(db: Keys, networkId: number): Promise<number> {
@@ -28,7 +33,7 @@ async function existingNetwork(db: Keys, networkId: number): Promise<number> {
 }
 
 export async function createNetworkKey(db: Keys, networkId: number, input: KeyInput, now: Date) {
-  const { key, apiKey } = await createKey(db.apiKeys, await existingNetwork(db, networkId), input, now);
+  const { key, apiKey } = await createKey(adminScope(db, await existingNetwork(db, networkId), now), input);
   return { key: keyView(key), apiKey };
 }
 
@@ -38,5 +43,5 @@ export async function listNetworkKeys(db: Keys, networkId: number) {
 
 /** Without --grace the key is revoked at once: a revoked key is most often a leaked one. */
 export async function revokeNetworkKey(db: Keys, networkId: number, keyId: number, graceSeconds: number | undefined, now: Date) {
-  return { key: keyView(await revokeKey(db.apiKeys, await existingNetwork(db, networkId), keyId, graceSeconds ?? 0, now)) };
+  return { key: keyView(await revokeKey(adminScope(db, await existingNetwork(db, networkId), now), keyId, graceSeconds ?? 0)) };
 }

@@ -11,6 +11,7 @@ import { operatorKey, type Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
 import { AdminError } from "./adminError";
 import { parseIsoInstant } from "../model/isoInstant";
+import { listEvents } from "../resolvers/events";
 import { createNetwork, listNetworks, regenerateNetworkKey, updateNetworkSettings } from "./networks";
 import { createNetworkKey, listNetworkKeys, revokeNetworkKey } from "./keys";
 import {
@@ -76,8 +77,7 @@ async function run(command: CommandName, options: Options, db: Database): Promis
   const keyId = () => wholeNumber(required(options, "key", command), "--key", 1);
   switch (command) {
     case "network create":
-      return createNetwork(
-        db.prisma,
+      return createNetwork(db,
         {
           name: required(options, "name", command),
           identifierType: required(options, "identifier-type", command),
@@ -108,10 +108,17 @@ async function run(command: CommandName, options: Options, db: Database): Promis
       return listNetworks(db.prisma, now);
     case "network set": {
       const hours = options["auto-stop-after"];
-      return updateNetworkSettings(db.prisma, wholeNumber(required(options, "network", command), "--network", 1), {
-        timeZone: options["time-zone"],
-        autoStopAfterHours: hours === undefined ? undefined : hours === "off" ? null : wholeNumber(hours, "--auto-stop-after", 1),
-      });
+      const days = options["event-retention-days"];
+      return updateNetworkSettings(
+        db,
+        wholeNumber(required(options, "network", command), "--network", 1),
+        {
+          timeZone: options["time-zone"],
+          autoStopAfterHours: hours === undefined ? undefined : hours === "off" ? null : wholeNumber(hours, "--auto-stop-after", 1),
+          eventRetentionDays: days === undefined ? undefined : wholeNumber(days, "--event-retention-days", 1),
+        },
+        now,
+      );
     }
     case "officer add":
       return officerView(await addOfficer(await networkContext(db, options, now, command), { identifier: required(options, "identifier", command), name: required(options, "name", command) }));
@@ -119,6 +126,21 @@ async function run(command: CommandName, options: Options, db: Database): Promis
       return officerView(await renameOfficer(await networkContext(db, options, now, command), required(options, "identifier", command), required(options, "name", command)));
     case "officer remove":
       return officerView(await removeOfficer(await networkContext(db, options, now, command), required(options, "identifier", command)));
+    case "events list": {
+      const whole = (name: "after" | "before" | "per-page", min: number) => (options[name] === undefined ? undefined : wholeNumber(options[name], `--${name}`, min));
+      const page = await listEvents(await networkContext(db, options, now, command), {
+        type: options.type,
+        subjectType: options["subject-type"],
+        subjectId: options["subject-id"],
+        keyId: options.key === undefined ? undefined : keyId(),
+        from: instant(options.since, "--since"),
+        to: instant(options.until, "--until"),
+        after: whole("after", 0),
+        before: whole("before", 0),
+        perPage: whole("per-page", 1),
+      });
+      return { events: page.data, nextBefore: page.data.length === page.meta.perPage ? page.data[page.data.length - 1].sequence : null };
+    }
     case "backup": {
       const target = path.resolve(required(options, "to", command));
       await db.backup(target);

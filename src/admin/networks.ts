@@ -1,12 +1,12 @@
 // Network administration: create a network with its first key, replace a key, list.
 import type { Database, Prisma } from "../db/client";
-import { keyOfModel, newKeyData } from "../db/apiKeys";
-import { noteKeyChangeInThisProcess } from "../db/keyChanges";
+import { Prisma as Sql } from "../generated/prisma/client";
+import { changeWithEvents, changesBetween } from "../events/record";
 import { firstKeyScopes } from "../model/scopes";
-import { generateApiKey, isValidAt, regenerateKey } from "../resolvers/apiKeys";
+import { createKey, generateApiKey, isValidAt, regenerateKey } from "../resolvers/apiKeys";
 import { checkScopes } from "../resolvers/keyInput";
 import { AdminError } from "./adminError";
-import { keyView } from "./keys";
+import { adminScope, keyView } from "./keys";
 import { checkTimeZone } from "../resolvers/calendar";
 import { Validator } from "../resolvers/validation";
 
@@ -20,7 +20,7 @@ export const firstKeyName = "first key";
  * The key holds `scopes` (default: read write admin, src/model/scopes.ts's firstKeyScopes).
  */
 export async function createNetwork(
-  prisma: Prisma,
+  db: Database,
   options: { name: string; identifierType: string; graceSeconds: number; scopes?: readonly string[] },
   now: Date,
 ) {
@@ -33,21 +33,39 @@ export async function createNetwork(
   const scopes = checkScopes(check, options.scopes ?? firstKeyScopes);
   check.throwIfInvalid();
   const issued = generateApiKey();
-  const { apiKeys, ...network } = await prisma.network.create({
-    data: {
-      name,
-      identifierType: options.identifierType,
-      keyGraceSeconds: options.graceSeconds,
-      createdAt: now,
-      apiKeys: {
-        create: newKeyData({ name: firstKeyName, prefix: issued.prefix, hash: issued.hash, scopes, origins: [], expiresAt: null }, now),
-      },
-    },
-    select: { id: true, name: true, identifierType: true, timeZone: true, autoStopAfterHours: true, apiKeys: true },
+  const created = await db.inTransaction(async () => {
+    const [row] = await db.write.returning<NetworkRow>(Sql.sql`
+      INSERT INTO networks (name, identifier_type, key_grace_seconds, created_at)
+      VALUES (${name}, ${options.identifierType}, ${options.graceSeconds}, ${now})
+      RETURNING ${networkColumns}`);
+    const network = networkOf(row);
+    const key = await createKey(adminScope(db, network.id, now), { name: firstKeyName, scopes, origins: [], expiresAt: null }, issued);
+    return { network, key };
   });
-  noteKeyChangeInThisProcess();
-  return { network, key: keyView(keyOfModel(apiKeys[0])), apiKey: issued.apiKey };
+  const { eventRetentionDays: _retention, ...network } = created.network;
+  return { network, key: keyView(created.key.key), apiKey: issued.apiKey };
 }
+
+/** A network's columns as the admin command shows them. */
+const networkColumns = Sql.raw("id, name, identifier_type, time_zone, auto_stop_after_hours, event_retention_days");
+
+interface NetworkRow {
+  id: number | string;
+  name: string;
+  identifier_type: string;
+  time_zone: string;
+  auto_stop_after_hours: number | string | null;
+  event_retention_days: number | string;
+}
+
+const networkOf = (row: NetworkRow) => ({
+  id: Number(row.id),
+  name: row.name,
+  identifierType: row.identifier_type,
+  timeZone: row.time_zone,
+  autoStopAfterHours: row.auto_stop_after_hours === null ? null : Number(row.auto_stop_after_hours),
+  eventRetentionDays: Number(row.event_retention_days),
+});
 
 /** Most hours the auto-stop rule may allow: a year (an entry open longer is a mistake of some kind). */
 export const maxAutoStopHours = 8760;
@@ -57,21 +75,47 @@ export interface NetworkSettings {
   timeZone?: string;
   /** Hours, or null: never. */
   autoStopAfterHours?: number | null;
+  /** Days events are kept (src/events/retention.ts). */
+  eventRetentionDays?: number;
 }
 
-/** Changes the network's report settings; every process sees them with its next request (as a key change). */
-export async function updateNetworkSettings(prisma: Prisma, networkId: number, settings: NetworkSettings) {
+/** Most days events may be kept: ten years. */
+export const maxEventRetentionDays = 3650;
+
+/** The settings' columns. */
+const settingColumns = { timeZone: "time_zone", autoStopAfterHours: "auto_stop_after_hours", eventRetentionDays: "event_retention_days" } as const;
+
+/**
+ * Changes the network's settings, recording `network.updated` with what changed; every process
+ * sees them with its next request (as a key change).
+ */
+export async function updateNetworkSettings(db: Database, networkId: number, settings: NetworkSettings, now: Date) {
   const check = new Validator();
   const timeZone = settings.timeZone === undefined ? undefined : checkTimeZone(check, "--time-zone", settings.timeZone);
   const hours = settings.autoStopAfterHours;
   if (hours != null && (!Number.isInteger(hours) || hours < 1 || hours > maxAutoStopHours)) {
     check.fail("--auto-stop-after", `--auto-stop-after must be a whole number of hours from 1 to ${maxAutoStopHours}, or off.`);
   }
+  const days = settings.eventRetentionDays;
+  if (days !== undefined && (!Number.isInteger(days) || days < 1 || days > maxEventRetentionDays)) {
+    check.fail("--event-retention-days", `--event-retention-days must be a whole number of days from 1 to ${maxEventRetentionDays}.`);
+  }
   if (Object.keys(check.errors).length > 0) throw new AdminError(Object.values(check.errors).flat().join("\n"), 2);
-  if (timeZone === undefined && hours === undefined) throw new AdminError("Nothing to change: give --time-zone or --auto-stop-after.", 2);
-  const { count } = await prisma.network.updateMany({ where: { id: networkId }, data: { timeZone, autoStopAfterHours: hours } });
-  if (count === 0) throw new AdminError(`No network with id ${networkId}.`);
-  const network = await prisma.network.findUniqueOrThrow({ where: { id: networkId }, select: { id: true, name: true, timeZone: true, autoStopAfterHours: true } });
+  const wanted = { timeZone, autoStopAfterHours: hours, eventRetentionDays: days };
+  const fields = (Object.keys(settingColumns) as (keyof typeof settingColumns)[]).filter((field) => wanted[field] !== undefined);
+  if (fields.length === 0) throw new AdminError("Nothing to change: give --time-zone, --auto-stop-after or --event-retention-days.", 2);
+  const network = await changeWithEvents(adminScope(db, networkId, now), async (record) => {
+    // Written first, so that SQLite's transaction holds the writer's lock before it reads.
+    const [before] = await db.write.returning<NetworkRow>(Sql.sql`
+      UPDATE networks SET event_sequence = event_sequence WHERE id = ${networkId} RETURNING ${networkColumns}`);
+    if (!before) throw new AdminError(`No network with id ${networkId}.`);
+    const sets = fields.map((field) => Sql.sql`${Sql.raw(settingColumns[field])} = ${wanted[field] ?? null}`);
+    const [after] = await db.write.returning<NetworkRow>(Sql.sql`
+      UPDATE networks SET ${Sql.join(sets)} WHERE id = ${networkId} RETURNING ${networkColumns}`);
+    const changes = changesBetween(networkOf(before), networkOf(after), fields);
+    if (Object.keys(changes).length > 0) await record("network.updated", networkId, { changes });
+    return networkOf(after);
+  });
   return { network };
 }
 
@@ -80,7 +124,7 @@ export async function updateNetworkSettings(prisma: Prisma, networkId: number, s
  * scopes and origins. Without --grace, the network's own grace period (set at creation) applies.
  */
 export async function regenerateNetworkKey(
-  db: Pick<Database, "prisma" | "apiKeys">,
+  db: Database,
   networkId: number,
   graceSeconds: number | undefined,
   now: Date,
@@ -88,7 +132,7 @@ export async function regenerateNetworkKey(
 ) {
   const network = await db.prisma.network.findUnique({ where: { id: networkId } });
   if (!network) throw new AdminError(`No network with id ${networkId}.`);
-  const { key, apiKey } = await regenerateKey(db.apiKeys, networkId, keyId, graceSeconds ?? network.keyGraceSeconds, now);
+  const { key, apiKey } = await regenerateKey(adminScope(db, networkId, now), keyId, graceSeconds ?? network.keyGraceSeconds);
   return { key: keyView(key), apiKey };
 }
 

@@ -2,7 +2,7 @@
 // and PostgreSQL: looked up, listed and read on the read path; revoked and touched on the write
 // path; made in transactions through Prisma's client (the write path has none). Every change this
 // process makes is noted (./keyChanges.ts), so the keys it admitted are dropped at once.
-import { Prisma, type ApiKey, type PrismaClient } from "../generated/prisma/client";
+import { Prisma, type ApiKey } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 import { isScope, sortedScopes, type Scope } from "../model/scopes";
 import { conflict } from "../errors";
@@ -11,6 +11,7 @@ import type { WriteSql } from "./adapterWrites";
 import { noteKeyChangeInThisProcess } from "./keyChanges";
 import type { ApiKeyStore, KeyRecord, NewKey, StoredKey } from "./store";
 import { storedInstant } from "./storedInstant";
+import { isUniqueViolation } from "./databaseErrors";
 
 /** Most unrevoked keys a network may hold (CONTRACT). */
 export const maxUnrevokedKeys = 100;
@@ -137,44 +138,52 @@ async function listedOrigins(read: ReadSql, now: Date): Promise<Set<string>> {
 
 // ---- Changes ----
 
-/** Whether a write failed on a unique index: Prisma's P2002, or its driver adapter's own kind. */
-function isUniqueViolation(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return true;
-  const cause = (error as { meta?: { driverAdapterError?: { cause?: { kind?: string } } } } | undefined)?.meta?.driverAdapterError?.cause;
-  return cause?.kind === "UniqueConstraintViolation";
-}
-
 const nameTaken = (name: string) =>
   conflict(`The network has an unrevoked key named "${name}" already: choose another name, or revoke that key first.`);
 
-type Transaction = Prisma.TransactionClient;
+/** Runs its work in one transaction (the database's: src/db/transactions.ts). */
+type InTransaction = <T>(work: () => Promise<T>) => Promise<T>;
 
 /** The advisory lock space of "a network's keys" (PostgreSQL's two-key form: this, the network id). */
 const networkKeysLock = 0x76726b31;
 
 /**
- * Runs `work` in a transaction in which no other process changes the network's keys.
+ * Runs `work` in a transaction (the caller's, when it has one: a key's change and its event
+ * commit together) in which no other process changes the network's keys. Its reads that must see
+ * its own writes go through `write` (the transaction's connection).
  * PostgreSQL: a transaction-scoped advisory lock per network, taken first (unlike a lock of the
  * network's row, it does not wait for writes of vehicles, whose triggers update that row).
- * SQLite: the writer's lock, which Prisma's transaction (BEGIN DEFERRED) takes at its first
- * write: `work` must write before it reads, or a commit of another connection in between makes
- * that write fail (SQLITE_BUSY_SNAPSHOT) instead of waiting.
+ * SQLite: the writer's lock, which the transaction (BEGIN DEFERRED) takes at its first write:
+ * `work` must write before it reads, or a commit of another connection in between makes that
+ * write fail (SQLITE_BUSY_SNAPSHOT) instead of waiting.
  */
-function withNetworkKeysLocked<T>(prisma: PrismaClient, provider: DatabaseProvider, networkId: number, work: (tx: Transaction) => Promise<T>): Promise<T> {
-  return prisma.$transaction(async (tx) => {
-    if (provider === "postgresql") await tx.$executeRaw`SELECT pg_advisory_xact_lock(${networkKeysLock}, ${networkId})`;
-    return work(tx);
+function withNetworkKeysLocked<T>(write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider, networkId: number, work: () => Promise<T>): Promise<T> {
+  return inTransaction(async () => {
+    if (provider === "postgresql") await write.returning(Prisma.sql`SELECT pg_advisory_xact_lock(${networkKeysLock}, ${networkId})`);
+    return work();
   });
 }
 
-async function createKey(prisma: PrismaClient, provider: DatabaseProvider, networkId: number, key: NewKey, now: Date): Promise<KeyRecord> {
-  let created: ApiKey;
+const returnedKeyColumns = Prisma.raw("id, name, prefix, scopes, origins, created_at, expires_at, revoked_at, last_used_at");
+
+async function insertKey(write: WriteSql, networkId: number, key: NewKey, now: Date): Promise<KeyRecord> {
+  const data = newKeyData(key, now);
+  const [row] = await write.returning<KeyRow>(Prisma.sql`
+    INSERT INTO api_keys (network_id, name, prefix, hash, scopes, origins, created_at, expires_at)
+    VALUES (${networkId}, ${data.name}, ${data.prefix}, ${data.hash}, ${data.scopes}, ${data.origins}, ${data.createdAt}, ${data.expiresAt})
+    RETURNING ${returnedKeyColumns}`);
+  return keyOfRow(row);
+}
+
+async function createKey(write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider, networkId: number, key: NewKey, now: Date): Promise<KeyRecord> {
+  let created: KeyRecord;
   try {
-    created = await withNetworkKeysLocked(prisma, provider, networkId, async (tx) => {
+    created = await withNetworkKeysLocked(write, inTransaction, provider, networkId, async () => {
       // Written first (see withNetworkKeysLocked), then counted: too many rolls it back.
-      const row = await tx.apiKey.create({ data: { networkId, ...newKeyData(key, now) } });
-      const unrevoked = await tx.apiKey.count({ where: { networkId, revokedAt: null } });
-      if (unrevoked > maxUnrevokedKeys) {
+      const row = await insertKey(write, networkId, key, now);
+      const [counted] = await write.returning<{ unrevoked: number | string }>(Prisma.sql`
+        SELECT COUNT(*) AS unrevoked FROM api_keys WHERE network_id = ${networkId} AND revoked_at IS NULL`);
+      if (Number(counted.unrevoked) > maxUnrevokedKeys) {
         throw conflict(`The network has ${maxUnrevokedKeys} unrevoked keys, the most it may hold: revoke one first.`);
       }
       return row;
@@ -185,58 +194,62 @@ async function createKey(prisma: PrismaClient, provider: DatabaseProvider, netwo
     throw error;
   }
   noteKeyChangeInThisProcess();
-  return keyOfModel(created);
+  return created;
 }
 
-async function revokeKey(read: ReadSql, write: WriteSql, networkId: number, keyId: number, at: Date): Promise<KeyRecord | null> {
+async function revokeKey(read: ReadSql, write: WriteSql, networkId: number, keyId: number, at: Date): Promise<{ key: KeyRecord; changed: boolean } | null> {
   // A key revoked before `at` keeps its time; one whose grace ends later ends at `at` instead.
-  const changed = await write.execute(Prisma.sql`
+  const [changed] = await write.returning<KeyRow>(Prisma.sql`
     UPDATE api_keys SET revoked_at = ${at}
-    WHERE id = ${keyId} AND network_id = ${networkId} AND (revoked_at IS NULL OR revoked_at > ${at})`);
-  if (changed > 0) noteKeyChangeInThisProcess();
-  return keyById(read, networkId, keyId);
+    WHERE id = ${keyId} AND network_id = ${networkId} AND (revoked_at IS NULL OR revoked_at > ${at})
+    RETURNING ${returnedKeyColumns}`);
+  if (changed) {
+    noteKeyChangeInThisProcess();
+    return { key: keyOfRow(changed), changed: true };
+  }
+  const unchanged = await keyById(read, networkId, keyId);
+  return unchanged ? { key: unchanged, changed: false } : null;
 }
 
 async function replaceKey(
-  prisma: PrismaClient,
+  write: WriteSql,
+  inTransaction: InTransaction,
   provider: DatabaseProvider,
   networkId: number,
   keyId: number,
   secret: { prefix: string; hash: string },
   at: Date,
   now: Date,
-): Promise<KeyRecord | null> {
-  let created: ApiKey | null;
+): Promise<{ replaced: KeyRecord; created: KeyRecord } | null> {
+  let replacement: { replaced: KeyRecord; created: KeyRecord } | null;
   try {
-    created = await withNetworkKeysLocked(prisma, provider, networkId, async (tx) => {
+    replacement = await withNetworkKeysLocked(write, inTransaction, provider, networkId, async () => {
       // Revoked first (a write, see withNetworkKeysLocked): none when it is not the network's
       // unrevoked key, or was revoked meanwhile.
-      const { count } = await tx.apiKey.updateMany({ where: { id: keyId, networkId, revokedAt: null }, data: { revokedAt: at } });
-      if (count === 0) return null;
-      const replaced = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+      const [row] = await write.returning<KeyRow>(Prisma.sql`
+        UPDATE api_keys SET revoked_at = ${at} WHERE id = ${keyId} AND network_id = ${networkId} AND revoked_at IS NULL
+        RETURNING ${returnedKeyColumns}`);
+      if (!row) return null;
+      const replaced = keyOfRow(row);
       // Its predecessors of the same name still in a grace period end no later than it: a
       // replacement without grace (a leaked key) ends every earlier secret of that key at once.
-      await tx.apiKey.updateMany({ where: { networkId, name: replaced.name, revokedAt: { gt: at } }, data: { revokedAt: at } });
-      return tx.apiKey.create({
-        data: {
-          networkId,
-          name: replaced.name,
-          prefix: secret.prefix,
-          hash: secret.hash,
-          scopes: replaced.scopes,
-          origins: replaced.origins,
-          createdAt: now,
-          expiresAt: replaced.expiresAt,
-        },
-      });
+      await write.execute(Prisma.sql`
+        UPDATE api_keys SET revoked_at = ${at} WHERE network_id = ${networkId} AND name = ${replaced.name} AND revoked_at > ${at}`);
+      const created = await insertKey(
+        write,
+        networkId,
+        { name: replaced.name, prefix: secret.prefix, hash: secret.hash, scopes: replaced.scopes, origins: replaced.origins, expiresAt: replaced.expiresAt },
+        now,
+      );
+      return { replaced, created };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict("The key was changed meanwhile: list the network's keys and try again.");
     throw error;
   }
-  if (created === null) return null;
+  if (replacement === null) return null;
   noteKeyChangeInThisProcess();
-  return keyOfModel(created);
+  return replacement;
 }
 
 const minuteMs = 60_000;
@@ -249,16 +262,16 @@ async function touchKey(write: WriteSql, keyId: number, at: Date): Promise<void>
     UPDATE api_keys SET last_used_at = ${minute} WHERE id = ${keyId} AND (last_used_at IS NULL OR last_used_at < ${minute})`);
 }
 
-export function apiKeyStore(read: ReadSql, write: WriteSql, prisma: PrismaClient, provider: DatabaseProvider): ApiKeyStore {
+export function apiKeyStore(read: ReadSql, write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider): ApiKeyStore {
   /** Last uses being written (nobody waits for them: src/resolvers/admittedKeys.ts). */
   const touching = new Set<Promise<void>>();
   return {
     byHash: (hash) => storedKey(read, hash),
     list: (networkId) => networkKeys(read, networkId),
     byId: (networkId, keyId) => keyById(read, networkId, keyId),
-    create: (networkId, key, now) => createKey(prisma, provider, networkId, key, now),
+    create: (networkId, key, now) => createKey(write, inTransaction, provider, networkId, key, now),
     revoke: (networkId, keyId, at) => revokeKey(read, write, networkId, keyId, at),
-    replace: (networkId, keyId, secret, at, now) => replaceKey(prisma, provider, networkId, keyId, secret, at, now),
+    replace: (networkId, keyId, secret, at, now) => replaceKey(write, inTransaction, provider, networkId, keyId, secret, at, now),
     touch: (keyId, at) => {
       const written = touchKey(write, keyId, at).finally(() => touching.delete(written));
       touching.add(written);

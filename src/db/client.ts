@@ -20,6 +20,9 @@ import { officerStore } from "./officers";
 import { recordTrendStore } from "./recordTrends";
 import { recordStore } from "./records";
 import { recordCountStore } from "./recordCounts";
+import { eventStore } from "./events";
+import { postgresEventNotices, sqliteEventNotices, type EventNotices } from "./eventNotices";
+import { adapterTransactions, type TransactionalAdapter } from "./transactions";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
 import { sqliteFilePath } from "./sqlite/filePath";
 import { openSqliteReads } from "./sqlite/reads";
@@ -55,11 +58,18 @@ export interface Database extends Stores {
    */
   write: WriteSql;
   /**
+   * Runs `work` in one transaction: every write of the stores it makes (through `write`) commits
+   * with it or not at all (src/db/transactions.ts). A change and its event are written so.
+   */
+  inTransaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
    * and networks (src/db/postgres/keyChanges.ts, heard on src/db/postgres/listener.ts), SQLite
    * shows every commit (src/db/sqlite/commits.ts).
    */
   keyChanges: KeyChanges;
+  /** How this process learns of new events, its own and every other process's (src/db/eventNotices.ts). */
+  eventNotices: EventNotices;
   provider: DatabaseProvider;
   url: string;
   /**
@@ -71,18 +81,19 @@ export interface Database extends Stores {
 }
 
 /** What the stores run on. */
-type Paths = Pick<Database, "prisma" | "read" | "write" | "provider">;
+type Paths = Pick<Database, "prisma" | "read" | "write" | "inTransaction" | "provider">;
 
 /** The stores of a database: the vehicles' are each database's own, the others' SQL is shared. */
-function storesOf({ prisma, read, write, provider }: Paths): Stores {
+function storesOf({ read, write, inTransaction, provider }: Paths): Stores {
   return {
     vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write),
     dutytime: dutytimeStore(read, write, provider),
-    officers: officerStore(read, prisma),
-    records: recordStore(prisma),
+    officers: officerStore(read, write),
+    records: recordStore(write),
     recordCounts: recordCountStore(read),
     recordTrends: recordTrendStore(read),
-    apiKeys: apiKeyStore(read, write, prisma, provider),
+    apiKeys: apiKeyStore(read, write, inTransaction, provider),
+    events: eventStore(read, write, provider),
   };
 }
 
@@ -103,15 +114,17 @@ export async function openDatabase(
   const provider = providerOf(url);
   if (provider === "postgresql") {
     const { prisma, adapter, pool: connections, pipelined } = openPostgres(url, pool);
-    const write = adapterWrites(provider, adapter);
+    const { write, inTransaction } = adapterTransactions(provider, adapter, adapterWrites(provider, adapter));
     // The one connection that LISTENs; it connects when a channel is first asked for.
     const listener = postgresListener({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true }, listening);
     const keyChanges = keyChangesOf(listener);
+    const eventNotices = postgresEventNotices(listener);
     const read = postgresReads(connections, pipelined);
-    const stores = storesOf({ prisma, read, write, provider });
+    const stores = storesOf({ prisma, read, write, inTransaction, provider });
     const close = async () => {
       await stores.apiKeys.touchesWritten();
       await keyChanges.close();
+      await eventNotices.close();
       await listener.close();
       await prisma.$disconnect();
       // Prisma's client ends the pool only if it connected; the hot reads use it either way.
@@ -119,7 +132,7 @@ export async function openDatabase(
       await pipelined.end();
     };
     const backup = () => Promise.reject(new Error("PostgreSQL is backed up with its own tools: pg_dump (see docs/operations.md)."));
-    return { prisma, read, write, ...stores, keyChanges, provider, url, backup, close };
+    return { prisma, read, write, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -128,16 +141,25 @@ export async function openDatabase(
   await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
   const reads = openSqliteReads(file);
   const keyChanges = sqliteCommitsOf(file);
+  const eventNotices = sqliteEventNotices(file, sqliteEventPollMs);
   const { read } = reads;
-  const write = writesTakingTurns(adapterWrites(provider, factory.connection));
-  const stores = storesOf({ prisma, read, write, provider });
+  const adapter = factory.connection as () => Promise<TransactionalAdapter>;
+  const { write, inTransaction } = adapterTransactions(provider, adapter, writesTakingTurns(adapterWrites(provider, adapter)));
+  const stores = storesOf({ prisma, read, write, inTransaction, provider });
   const close = async () => {
     // A key's last use is written after its request: closed under it, the write would fail.
     await stores.apiKeys.touchesWritten();
     await keyChanges.close();
+    await eventNotices.close();
     reads.close();
     await prisma.$disconnect();
   };
   const backup = async (target: string) => backupSqlite(file, target);
-  return { prisma, read, write, ...stores, keyChanges, provider, url, backup, close };
+  return { prisma, read, write, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
 }
+
+/**
+ * How often a SQLite process looks for other processes' commits while it has subscribers: one
+ * pread each time; a commit seen costs one read of the subscribed networks' last sequences.
+ */
+const sqliteEventPollMs = 50;

@@ -11,15 +11,18 @@ import { readReportEntries } from "./reportEntriesRead";
 import type { ActiveOfficer, DutytimeEntry, DutytimeStore } from "./store";
 import { storedInstant } from "./storedInstant";
 
-async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<number> {
-  return write.execute(Prisma.sql`
+async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]> {
+  const rows = await write.returning<EntryRow>(Prisma.sql`
     UPDATE dutytime_entries SET ended_at = ${endedAt}
-    WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL`);
+    WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL
+    RETURNING id, officer_id, started_at, ended_at, auto_stopped`);
+  return rows.map(entryOf);
 }
 
-async function startEntry(write: WriteSql, networkId: number, officerId: number, startedAt: Date): Promise<void> {
-  await write.execute(Prisma.sql`
-    INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${networkId}, ${officerId}, ${startedAt})`);
+async function startEntry(write: WriteSql, networkId: number, officerId: number, startedAt: Date): Promise<number> {
+  const [row] = await write.returning<{ id: number | string }>(Prisma.sql`
+    INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${networkId}, ${officerId}, ${startedAt}) RETURNING id`);
+  return Number(row.id);
 }
 
 async function activeOfficers(read: ReadSql, networkId: number): Promise<ActiveOfficer[]> {
@@ -113,11 +116,10 @@ export function dutytimeStore(read: ReadSql, write: WriteSql, provider: Database
     },
     entriesMeeting: (networkId, from, to, officerIds) => readReportEntries(read, provider, networkId, from, to, officerIds),
     openSince: (networkId, startedBefore) => openSince(read, networkId, startedBefore),
-    autoStop: async (networkId, id, endedAt) => {
-      await write.execute(Prisma.sql`
+    autoStop: async (networkId, id, endedAt) =>
+      (await write.execute(Prisma.sql`
         UPDATE dutytime_entries SET ended_at = ${endedAt}, auto_stopped = TRUE
-        WHERE id = ${id} AND network_id = ${networkId} AND ended_at IS NULL`);
-    },
+        WHERE id = ${id} AND network_id = ${networkId} AND ended_at IS NULL`)) > 0,
     byId: (networkId, id) => entryById(read, networkId, id),
     correct: async (networkId, entry, startedAt, endedAt) =>
       (await write.execute(Prisma.sql`

@@ -1,7 +1,9 @@
 // Officers, the same SQL on SQLite and PostgreSQL: looked up and listed on the read path (every
-// dutytime call starts with a look-up), changed through Prisma's client (not hot).
-import { Prisma, type Officer, type PrismaClient } from "../generated/prisma/client";
+// dutytime call starts with a look-up), changed on the write path, so that each change joins the
+// transaction of its event (src/events/record.ts).
+import { Prisma, type Officer } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
+import type { WriteSql } from "./adapterWrites";
 import type { OfficerListRequest, OfficerStore } from "./store";
 import { storedInstant } from "./storedInstant";
 
@@ -31,6 +33,11 @@ async function officerByIdentifier(read: ReadSql, networkId: number, identifier:
   return row ? officerOf(row) : null;
 }
 
+async function officerById(read: ReadSql, networkId: number, id: number): Promise<Officer | null> {
+  const row = await read.byKey<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.id = ${id} AND o.network_id = ${networkId}`);
+  return row ? officerOf(row) : null;
+}
+
 /** The network's officers (not removed) of the request, without a search: by name, then id. */
 function listedWhere(networkId: number, onDuty: boolean | null): Prisma.Sql {
   const open = Prisma.sql`SELECT 1 FROM dutytime_entries d WHERE d.officer_id = o.id AND d.network_id = o.network_id AND d.ended_at IS NULL`;
@@ -55,7 +62,10 @@ async function officerPage(read: ReadSql, networkId: number, request: OfficerLis
   return { data: rows.map(officerOf), total: Number(counted?.total ?? 0) };
 }
 
-export function officerStore(read: ReadSql, prisma: PrismaClient): OfficerStore {
+/** The columns an officer's change may set. */
+const changeColumns = { name: "name", removedAt: "removed_at" } as const;
+
+export function officerStore(read: ReadSql, write: WriteSql): OfficerStore {
   return {
     byIdentifier: (networkId, identifier) => officerByIdentifier(read, networkId, identifier),
     byIdentifiers: async (networkId, identifiers) => {
@@ -67,18 +77,22 @@ export function officerStore(read: ReadSql, prisma: PrismaClient): OfficerStore 
     ofNetwork: async (networkId) =>
       (await read<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId}`)).map(officerOf),
     page: (networkId, request) => officerPage(read, networkId, request),
-    add: (officer) => prisma.officer.create({ data: officer }),
+    add: async (officer) => {
+      const [row] = await write.returning<OfficerRow>(Prisma.sql`
+        INSERT INTO officers (network_id, identifier, name, created_at, removed_at)
+        VALUES (${officer.networkId}, ${officer.identifier}, ${officer.name}, ${officer.createdAt}, ${officer.removedAt})
+        RETURNING id, network_id, identifier, name, created_at, removed_at`);
+      return officerOf(row);
+    },
     update: async (networkId, id, changes) => {
-      const { count } = await prisma.officer.updateMany({ where: { id, networkId }, data: changes });
-      return count > 0;
+      const sets = (Object.keys(changes) as (keyof typeof changeColumns)[]).map(
+        (field) => Prisma.sql`${Prisma.raw(changeColumns[field])} = ${changes[field] ?? null}`,
+      );
+      if (sets.length === 0) return (await officerById(read, networkId, id)) !== null;
+      return (await write.execute(Prisma.sql`UPDATE officers SET ${Prisma.join(sets)} WHERE id = ${id} AND network_id = ${networkId}`)) > 0;
     },
-    remove: async (networkId, id, removedAt) => {
-      // One transaction: a removed officer is never left on duty.
-      const [, removed] = await prisma.$transaction([
-        prisma.dutytimeEntry.updateMany({ where: { officerId: id, networkId, endedAt: null }, data: { endedAt: removedAt } }),
-        prisma.officer.updateMany({ where: { id, networkId, removedAt: null }, data: { removedAt } }),
-      ]);
-      return removed.count > 0;
-    },
+    remove: async (networkId, id, removedAt) =>
+      (await write.execute(Prisma.sql`
+        UPDATE officers SET removed_at = ${removedAt} WHERE id = ${id} AND network_id = ${networkId} AND removed_at IS NULL`)) > 0,
   };
 }

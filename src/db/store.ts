@@ -5,6 +5,7 @@
 import type { Scope } from "../model/scopes";
 import type { MissionReport, OffenderFile, Officer, PatientFile, Vehicle } from "../generated/prisma/client";
 import type { VehicleChanges, VehicleSortField } from "../model/vehicleFields";
+import type { EventType, SubjectType } from "../model/eventTypes";
 
 export interface VehicleOrder {
   field: VehicleSortField;
@@ -78,13 +79,13 @@ export function addReportEntry(entries: ReportEntries, officerId: number, starte
 }
 
 export interface DutytimeStore {
-  /** Ends the officer's open entries at `endedAt`; answers how many it ended. */
-  stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<number>;
+  /** Ends the officer's open entries at `endedAt`; answers those it ended (as ended). */
+  stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]>;
   /**
    * Opens an entry. A partial unique index allows one open entry per officer: a second fails
    * with a unique violation (src/resolvers/databaseErrors.ts).
    */
-  start(networkId: number, officerId: number, startedAt: Date): Promise<void>;
+  start(networkId: number, officerId: number, startedAt: Date): Promise<number>;
   /** The network's officers on duty now, earliest start first. */
   onDuty(networkId: number): Promise<ActiveOfficer[]>;
   /** The open entries of these officers of the network (one statement for any number). */
@@ -105,8 +106,8 @@ export interface DutytimeStore {
   entriesMeeting(networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries>;
   /** The network's entries still open that started before `startedBefore`. */
   openSince(networkId: number, startedBefore: Date): Promise<DutytimeEntry[]>;
-  /** Ends an entry by the auto-stop rule, if it is still open. */
-  autoStop(networkId: number, id: number, endedAt: Date): Promise<void>;
+  /** Ends an entry by the auto-stop rule, if it is still open; answers whether it was. */
+  autoStop(networkId: number, id: number, endedAt: Date): Promise<boolean>;
   /** The network's entry of this id, or null. */
   byId(networkId: number, id: number): Promise<DutytimeEntry | null>;
   /**
@@ -141,7 +142,10 @@ export interface OfficerStore {
   add(officer: Omit<Officer, "id">): Promise<Officer>;
   /** Changes the officer's name or removal; answers whether the officer was there. */
   update(networkId: number, id: number, changes: Partial<Pick<Officer, "name" | "removedAt">>): Promise<boolean>;
-  /** Marks the officer removed and ends its open entry at `removedAt`; answers whether it was not removed yet. */
+  /**
+   * Marks the officer removed at `removedAt`; answers whether it was not removed yet. Its open
+   * entry is the caller's to end, in the same transaction (src/resolvers/officers.ts).
+   */
   remove(networkId: number, id: number, removedAt: Date): Promise<boolean>;
 }
 
@@ -217,16 +221,24 @@ export interface ApiKeyStore {
   create(networkId: number, key: NewKey, now: Date): Promise<KeyRecord>;
   /**
    * Revokes the network's key at `at` (now, or the end of a grace period; a key revoked earlier
-   * keeps its earlier time). Null when the network has no such key.
+   * keeps its earlier time). Null when the network has no such key; `changed` false when it was
+   * revoked at or before `at` already.
    */
-  revoke(networkId: number, keyId: number, at: Date, now: Date): Promise<KeyRecord | null>;
+  revoke(networkId: number, keyId: number, at: Date, now: Date): Promise<{ key: KeyRecord; changed: boolean } | null>;
   /**
    * In one transaction: revokes the network's key `keyId` at `at` and stores a new one with its
    * name, scopes, origins and expiry and this secret. Earlier keys of that name still in a grace
    * period end no later than `at` either, so that regenerating with no grace leaves only the new
-   * key valid. Null when the network has no such unrevoked key.
+   * key valid. Answers the revoked key and the new one; null when the network has no such
+   * unrevoked key.
    */
-  replace(networkId: number, keyId: number, secret: { prefix: string; hash: string }, at: Date, now: Date): Promise<KeyRecord | null>;
+  replace(
+    networkId: number,
+    keyId: number,
+    secret: { prefix: string; hash: string },
+    at: Date,
+    now: Date,
+  ): Promise<{ replaced: KeyRecord; created: KeyRecord } | null>;
   /** Notes that the key was used at `at` (to the minute); never announced as a key change. */
   touch(keyId: number, at: Date): Promise<void>;
   /** Resolves once the last uses being written are written: the database waits for them before it closes. */
@@ -253,6 +265,54 @@ export interface KeyChanges {
   close(): Promise<void>;
 }
 
+/** Who made a change: a key, the admin command, or the service itself (the auto-stop rule). */
+export interface EventActor {
+  kind: "key" | "admin" | "system";
+  keyId: number | null;
+  keyName: string | null;
+}
+
+/** An event to record (src/events/record.ts); its sequence is given when it is written. */
+export interface NewEvent {
+  networkId: number;
+  type: EventType;
+  occurredAt: Date;
+  actor: EventActor;
+  subject: { type: SubjectType; id: string };
+  data: Record<string, unknown>;
+}
+
+export interface StoredEvent extends NewEvent {
+  sequence: number;
+}
+
+/** Which of a network's events a read wants; null: any. */
+export interface EventFilter {
+  types: readonly EventType[] | null;
+  subjectType: SubjectType | null;
+  subjectId: string | null;
+  keyId: number | null;
+  /** occurredAt at or after. */
+  from: Date | null;
+  /** occurredAt before. */
+  to: Date | null;
+  /** Sequences after (exclusive). */
+  after: number | null;
+  /** Sequences before (exclusive). */
+  before: number | null;
+}
+
+export interface EventStore {
+  /** Writes the event under the network's next sequence: only inside the change's transaction. */
+  append(event: NewEvent): Promise<StoredEvent>;
+  /** Up to `limit` of the network's events that pass the filter, newest or oldest first. */
+  page(networkId: number, filter: EventFilter, window: { limit: number; order: "newest" | "oldest" }): Promise<StoredEvent[]>;
+  /** The sequence of each network's last event (0: none yet). */
+  lastSequences(networkIds: readonly number[]): Promise<Map<number, number>>;
+  /** Removes up to `batch` of the network's events that occurred before `before`; answers how many. */
+  removeOlderThan(networkId: number, before: Date, batch: number): Promise<number>;
+}
+
 /** Every store of a database. */
 export interface Stores {
   vehicles: VehicleStore;
@@ -262,4 +322,5 @@ export interface Stores {
   recordCounts: RecordCountStore;
   recordTrends: RecordTrendStore;
   apiKeys: ApiKeyStore;
+  events: EventStore;
 }

@@ -6,6 +6,8 @@ import crypto from "node:crypto";
 import type { ApiKeyStore, KeyRecord, StoredKey } from "../db/store";
 import { conflict, invalidInput, notFound } from "../errors";
 import { checkGrace, checkKeyInput, type KeyInput } from "./keyInput";
+import { changeWithEvents, type ChangeScope } from "../events/record";
+import { keyData } from "../events/data";
 
 const keyPrefix = "vrd_";
 /** Characters of a key shown in lists and logs (the contract's 12; keys made before names kept 10). */
@@ -45,10 +47,14 @@ export const looksLikeApiKey = (apiKey: string) => apiKey.startsWith(keyPrefix) 
 export const listKeys = (keys: ApiKeyStore, networkId: number): Promise<KeyRecord[]> => keys.list(networkId);
 
 /** Makes a key of the network; its secret is answered this once. */
-export async function createKey(keys: ApiKeyStore, networkId: number, input: KeyInput, now: Date): Promise<IssuedKeyRecord> {
+export async function createKey(scope: ChangeScope, input: KeyInput, issued = generateApiKey()): Promise<IssuedKeyRecord> {
+  const now = scope.now();
   const checked = checkKeyInput(input, now);
-  const issued = generateApiKey();
-  const key = await keys.create(networkId, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
+  const key = await changeWithEvents(scope, async (record) => {
+    const created = await scope.db.apiKeys.create(scope.network.id, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
+    await record("apiKey.created", created.id, keyData(created));
+    return created;
+  });
   return { key, apiKey: issued.apiKey };
 }
 
@@ -58,10 +64,16 @@ const endOfGrace = (graceSeconds: number, now: Date) => new Date(now.getTime() +
  * Revokes the network's key at once, or after `graceSeconds` so its users can move to another.
  * A key revoked earlier keeps its earlier time. Another network's key is not found.
  */
-export async function revokeKey(keys: ApiKeyStore, networkId: number, keyId: number, graceSeconds: number, now: Date): Promise<KeyRecord> {
-  const key = await keys.revoke(networkId, keyId, endOfGrace(graceSeconds, now), now);
-  if (!key) throw notFound("Key");
-  return key;
+export async function revokeKey(scope: ChangeScope, keyId: number, graceSeconds: number): Promise<KeyRecord> {
+  const now = scope.now();
+  const at = endOfGrace(graceSeconds, now);
+  const revoked = await changeWithEvents(scope, async (record) => {
+    const outcome = await scope.db.apiKeys.revoke(scope.network.id, keyId, at, now);
+    if (outcome?.changed) await record("apiKey.revoked", outcome.key.id, keyData(outcome.key));
+    return outcome;
+  });
+  if (!revoked) throw notFound("Key");
+  return revoked.key;
 }
 
 /** The key `regenerate-key` replaces when none is named: the network's one unrevoked key. */
@@ -80,13 +92,10 @@ async function onlyUnrevokedKey(keys: ApiKeyStore, networkId: number): Promise<K
  * Replaces a key by a new one with its name, scopes, origins and end: the old one is revoked at
  * once or after `graceSeconds`. Without `keyId`, the network's one unrevoked key.
  */
-export async function regenerateKey(
-  keys: ApiKeyStore,
-  networkId: number,
-  keyId: number | null,
-  graceSeconds: number,
-  now: Date,
-): Promise<IssuedKeyRecord> {
+export async function regenerateKey(scope: ChangeScope, keyId: number | null, graceSeconds: number): Promise<IssuedKeyRecord> {
+  const now = scope.now();
+  const keys = scope.db.apiKeys;
+  const networkId = scope.network.id;
   const revokedAt = endOfGrace(graceSeconds, now);
   const old = keyId === null ? await onlyUnrevokedKey(keys, networkId) : await keys.byId(networkId, keyId);
   if (!old) throw notFound("Key");
@@ -95,10 +104,18 @@ export async function regenerateKey(
     throw conflict(`Key ${old.id} expired at ${old.expiresAt.toISOString()}: its replacement would be expired too. Make a new key instead.`);
   }
   const issued = generateApiKey();
-  const key = await keys.replace(networkId, old.id, issued, revokedAt, now);
+  // Two changes, each with its event: the old key revoked, the new one made.
+  const replacement = await changeWithEvents(scope, async (record) => {
+    const outcome = await keys.replace(networkId, old.id, issued, revokedAt, now);
+    if (outcome) {
+      await record("apiKey.revoked", outcome.replaced.id, keyData(outcome.replaced));
+      await record("apiKey.created", outcome.created.id, { ...keyData(outcome.created), replacesKeyId: outcome.replaced.id });
+    }
+    return outcome;
+  });
   // Revoked by someone else between the look-up and the replacement.
-  if (!key) throw conflict(`Key ${old.id} is revoked: it cannot be replaced. Make a new key instead.`);
-  return { key, apiKey: issued.apiKey };
+  if (!replacement) throw conflict(`Key ${old.id} is revoked: it cannot be replaced. Make a new key instead.`);
+  return { key: replacement.created, apiKey: issued.apiKey };
 }
 
 /**

@@ -3,9 +3,11 @@
 import type { Context } from "../context";
 import type { ActiveOfficer } from "../db/store";
 import { findOfficer } from "./officers";
-import { isUniqueViolation } from "./databaseErrors";
+import { isUniqueViolation } from "../db/databaseErrors";
 import { conflict } from "../errors";
 import { endStaleEntries } from "./staleEntries";
+import { changeWithEvents } from "../events/record";
+import { dutytimeData } from "../events/data";
 
 export interface DutytimeStatus {
   identifier: string;
@@ -20,26 +22,35 @@ export type { ActiveOfficer };
 export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
   await endStaleEntries(ctx);
-  const stoppedEntries = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
-  return { identifier, onDuty: false, startedAt: null, stoppedEntries };
+  const stopped = await changeWithEvents(ctx, async (record) => {
+    const ended = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
+    for (const entry of ended) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "stop" });
+    return ended;
+  });
+  return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
 }
 
 /**
- * Stops open entries if there are any; otherwise starts one. When a concurrent call starts an
- * entry between our stop and our start, this call comes after it and toggles again: the
- * outcome is that of the calls made one after another.
+ * Stops open entries if there are any; otherwise starts one, in one transaction with its event.
+ * When a concurrent call starts an entry between our stop and our start, our start fails, the
+ * transaction rolls back, and this call comes after the other and toggles again: the outcome is
+ * that of the calls made one after another.
  */
 export async function toggleDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
   // An entry past the auto-stop rule is over: the officer is off duty, and this call starts.
   await endStaleEntries(ctx);
   for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
-    const stoppedEntries = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
-    if (stoppedEntries > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries };
-    const startedAt = ctx.now();
     try {
-      await ctx.db.dutytime.start(ctx.network.id, officer.id, startedAt);
-      return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
+      return await changeWithEvents(ctx, async (record): Promise<DutytimeStatus> => {
+        const stopped = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
+        for (const entry of stopped) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
+        if (stopped.length > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
+        const startedAt = ctx.now();
+        const entryId = await ctx.db.dutytime.start(ctx.network.id, officer.id, startedAt);
+        await record("dutytime.started", officer.identifier, dutytimeData(officer, { id: entryId, startedAt, endedAt: null }));
+        return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
+      });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }

@@ -1,9 +1,10 @@
 // A supervisor's correction of a dutytime entry: its start, its end, or both. The entry stays
 // one of its officer's entries that never overlap, at most one of them open, none in the future.
+import { changeWithEvents, changesBetween } from "../events/record";
 import type { Context } from "../context";
 import type { DutytimeEntry } from "../db/store";
 import { notFound } from "../errors";
-import { isUniqueViolation } from "./databaseErrors";
+import { isUniqueViolation } from "../db/databaseErrors";
 import { parseStoredId } from "./ids";
 import { autoStopLimitMs, endStaleEntries } from "./staleEntries";
 import { Validator } from "./validation";
@@ -43,7 +44,12 @@ export async function correctDutytimeEntry(ctx: Context, id: string | number, co
   const { startedAt, endedAt } = checkCorrection(ctx, entry, correction);
   let corrected: boolean;
   try {
-    corrected = await ctx.db.dutytime.correct(ctx.network.id, entry, startedAt, endedAt);
+    const changes = changesBetween(entry, { startedAt, endedAt }, ["startedAt", "endedAt"]);
+    corrected = await changeWithEvents(ctx, async (record) => {
+      if (!(await ctx.db.dutytime.correct(ctx.network.id, entry, startedAt, endedAt))) return false;
+      if (Object.keys(changes).length > 0) await record("dutytime.corrected", await officerIdentifierOf(ctx, entry), { entryId: entry.id, changes });
+      return true;
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     corrected = false;
@@ -56,4 +62,10 @@ export async function correctDutytimeEntry(ctx: Context, id: string | number, co
   check.fail(correction.endedAt !== undefined ? "endedAt" : "startedAt", `The entry would overlap the officer's entry ${describe(other)}.`);
   check.throwIfInvalid();
   throw notFound("Dutytime entry");
+}
+
+/** The identifier of the entry's officer: the subject of its events. */
+async function officerIdentifierOf(ctx: Context, entry: DutytimeEntry): Promise<string> {
+  const officer = (await ctx.db.officers.ofNetwork(ctx.network.id)).find((each) => each.id === entry.officerId);
+  return officer?.identifier ?? String(entry.officerId);
 }

@@ -6,7 +6,8 @@ import { Validator, messages, textFault } from "./validation";
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { endStaleEntries } from "./staleEntries";
 import { readOpenEntriesOf } from "./officerDuty";
-import { isUniqueViolation } from "./databaseErrors";
+import { isUniqueViolation } from "../db/databaseErrors";
+import { changeWithEvents } from "../events/record";
 
 /** Most characters of an officer's identifier, `type:value` included. */
 export const identifierMaxLength = 255;
@@ -78,13 +79,18 @@ export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Off
   const { officers } = ctx.db;
   const taken = conflict("An officer with this identifier already exists in the network.");
   const existing = await officers.byIdentifier(ctx.network.id, input.identifier);
-  if (existing?.removedAt) {
-    if (!(await officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
-    return { ...existing, name, removedAt: null };
-  }
-  if (existing) throw taken;
+  if (existing && !existing.removedAt) throw taken;
   try {
-    return await officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
+    return await changeWithEvents(ctx, async (record) => {
+      if (existing) {
+        if (!(await officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
+        await record("officer.added", existing.identifier, { identifier: existing.identifier, name, returned: true });
+        return { ...existing, name, removedAt: null };
+      }
+      const added = await officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
+      await record("officer.added", added.identifier, { identifier: added.identifier, name, returned: false });
+      return added;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw taken;
     throw error;
@@ -96,7 +102,12 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
   const check = new Validator();
   const trimmed = checkName(check, name);
   check.throwIfInvalid();
-  if (!(await ctx.db.officers.update(ctx.network.id, officer.id, { name: trimmed }))) throw notFound("Officer");
+  const renamed = await changeWithEvents(ctx, async (record) => {
+    if (!(await ctx.db.officers.update(ctx.network.id, officer.id, { name: trimmed }))) return false;
+    if (trimmed !== officer.name) await record("officer.renamed", officer.identifier, { changes: { name: { from: officer.name, to: trimmed } } });
+    return true;
+  });
+  if (!renamed) throw notFound("Officer");
   return { ...officer, name: trimmed };
 }
 
@@ -110,7 +121,14 @@ export async function removeOfficer(ctx: Context, identifier: string): Promise<O
   // An entry past the auto-stop rule ends at its limit, not at the removal.
   await endStaleEntries(ctx);
   const removedAt = ctx.now();
-  if (!(await ctx.db.officers.remove(ctx.network.id, officer.id, removedAt))) throw notFound("Officer");
+  // One transaction: a removed officer is never left on duty.
+  const removed = await changeWithEvents(ctx, async (record) => {
+    if (!(await ctx.db.officers.remove(ctx.network.id, officer.id, removedAt))) return false;
+    const [ended] = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, removedAt);
+    await record("officer.removed", officer.identifier, { identifier: officer.identifier, name: officer.name, removedAt, endedEntryId: ended?.id ?? null });
+    return true;
+  });
+  if (!removed) throw notFound("Officer");
   return { ...officer, removedAt };
 }
 

@@ -1,6 +1,8 @@
 // Mission reports, patient files and offender files: only what the statistics need.
 import type { Context } from "../context";
 import { Validator, textFault } from "./validation";
+import { changeWithEvents } from "../events/record";
+import { recordData } from "../events/data";
 
 export interface RecordInput {
   /** Omitted: now. Explicit null: the creation time is unknown (imported records). */
@@ -22,19 +24,31 @@ export async function createMissionReport(ctx: Context, input: RecordInput & { t
   const check = new Validator();
   const title = optionalText(check, "title", input.title);
   check.throwIfInvalid();
-  return ctx.db.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (record) => {
+    const created = await ctx.db.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
+    await record("missionReport.created", created.id, recordData(created));
+    return created;
+  });
 }
 
 export async function createPatientFile(ctx: Context, input: RecordInput & { patientName?: string | null }) {
   const check = new Validator();
   const patientName = optionalText(check, "patientName", input.patientName);
   check.throwIfInvalid();
-  return ctx.db.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (record) => {
+    const created = await ctx.db.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
+    await record("patientFile.created", created.id, recordData(created));
+    return created;
+  });
 }
 
 export async function createOffenderFile(ctx: Context, input: RecordInput & { offenderName?: string | null }) {
   const check = new Validator();
   const offenderName = optionalText(check, "offenderName", input.offenderName);
   check.throwIfInvalid();
-  return ctx.db.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (record) => {
+    const created = await ctx.db.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
+    await record("offenderFile.created", created.id, recordData(created));
+    return created;
+  });
 }

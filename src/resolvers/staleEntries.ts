@@ -3,6 +3,8 @@
 // that many hours. Whichever request of the network notices it first stores that end, so every
 // process and report agrees, and `activeUsers` and `onDuty` never show the entry as open.
 import type { Context } from "../context";
+import { changeWithEvents, systemActor } from "../events/record";
+import { dutytimeData } from "../events/data";
 
 const hourMs = 3_600_000;
 
@@ -27,5 +29,19 @@ export function endStaleEntries(ctx: Context): Promise<void> {
 
 async function endEntriesOlderThan(ctx: Context, limitMs: number): Promise<void> {
   const stale = await ctx.db.dutytime.openSince(ctx.network.id, new Date(ctx.now().getTime() - limitMs));
-  for (const entry of stale) await ctx.db.dutytime.autoStop(ctx.network.id, entry.id, new Date(entry.startedAt.getTime() + limitMs));
+  if (stale.length === 0) return;
+  const officers = new Map((await ctx.db.officers.ofNetwork(ctx.network.id)).map((officer) => [officer.id, officer]));
+  for (const entry of stale) {
+    const endedAt = new Date(entry.startedAt.getTime() + limitMs);
+    const officer = officers.get(entry.officerId);
+    // The rule ends it, not the key whose request noticed it.
+    await changeWithEvents(
+      ctx,
+      async (record) => {
+        if (!(await ctx.db.dutytime.autoStop(ctx.network.id, entry.id, endedAt)) || !officer) return;
+        await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, { ...entry, endedAt }), reason: "auto-stop" });
+      },
+      systemActor,
+    );
+  }
 }

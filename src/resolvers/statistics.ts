@@ -1,6 +1,6 @@
 // Counts for dashboards, following SPEC 4.2 rules 1-5 to the letter.
 import type { Context } from "../context";
-import { isDatabaseUnavailable } from "./databaseErrors";
+import { isDatabaseUnavailable } from "../db/databaseErrors";
 import type { RecordKind } from "../db/store";
 
 export interface RecordCount {

@@ -5,7 +5,7 @@
 import type { Context } from "../context";
 import type { RecordKind } from "../db/store";
 import { checkTimeZone, periodsIn, type Period } from "./calendar";
-import { isDatabaseUnavailable } from "./databaseErrors";
+import { isDatabaseUnavailable } from "../db/databaseErrors";
 import { hourMs } from "../db/recordCounts";
 import { Validator } from "./validation";
 

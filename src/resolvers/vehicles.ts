@@ -7,6 +7,8 @@ import { Validator, textFault } from "./validation";
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { parseStoredId } from "./ids";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
+import { changeWithEvents, changesBetween } from "../events/record";
+import { vehicleData, vehicleFieldNames } from "../events/data";
 import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
 
 export { vehicleSortFields, type VehicleSortField };
@@ -53,7 +55,12 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const changes = vehicleChanges(input, { required: true });
   const now = ctx.now();
   const fields = { ...changes, plate: changes.plate! };
-  return ctx.db.vehicles.insert({ ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now });
+  const vehicle = { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now };
+  return changeWithEvents(ctx, async (record) => {
+    const created = await ctx.db.vehicles.insert(vehicle);
+    await record("vehicle.created", created.id, vehicleData(created));
+    return created;
+  });
 }
 
 /** What a new vehicle holds in the fields a create leaves out (the columns' defaults). */
@@ -70,14 +77,26 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const next = { ...current, ...changes };
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
     const searchText = searchTextOf(next);
-    if (await ctx.db.vehicles.updateAsRead(current, changes, searchText, updatedAt)) return { ...next, searchText, updatedAt };
+    const changed = changesBetween(current, changes, vehicleFieldNames);
+    const updated = await changeWithEvents(ctx, async (record) => {
+      if (!(await ctx.db.vehicles.updateAsRead(current, changes, searchText, updatedAt))) return false;
+      // updatedAt is not a change: an update that changes no field records nothing.
+      if (Object.keys(changed).length > 0) await record("vehicle.updated", current.id, { changes: changed });
+      return true;
+    });
+    if (updated) return { ...next, searchText, updatedAt };
     if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
   }
 }
 
 export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicle = await findVehicle(ctx, id);
+  const removed = await changeWithEvents(ctx, async (record) => {
+    if (!(await ctx.db.vehicles.remove(ctx.network.id, vehicle.id))) return false;
+    await record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
+    return true;
+  });
   // Gone in between: deleted by a concurrent call.
-  if (!(await ctx.db.vehicles.remove(ctx.network.id, vehicle.id))) throw notFound("Vehicle");
+  if (!removed) throw notFound("Vehicle");
   return vehicle;
 }

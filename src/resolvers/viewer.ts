@@ -17,5 +17,5 @@ export async function viewedKey(ctx: Context): Promise<KeyRecord> {
 export async function revokeKeyById(ctx: Context, id: string | number, graceSeconds: number): Promise<KeyRecord> {
   const keyId = parseStoredId(id);
   if (keyId === null) throw notFound("Key");
-  return revokeKey(ctx.db.apiKeys, ctx.network.id, keyId, graceSeconds, ctx.now());
+  return revokeKey(ctx, keyId, graceSeconds);
 }

@@ -46,3 +46,20 @@ export function laravelPageJson(url: URL, pageJson: string): string {
   };
   return `${dataKey}${dataJson},"links":${JSON.stringify(links)},"meta":${JSON.stringify(laravelMeta)}}`;
 }
+
+type CursorPageMeta = { perPage: number; prevCursor: string | null; nextCursor: string | null };
+
+/** Laravel's cursor paginator envelope as JSON; links keep the request's other query parameters. */
+export function laravelCursorPageJson(url: URL, pageJson: string): string {
+  const { data, meta } = JSON.parse(pageJson) as { data: unknown[]; meta: CursorPageMeta };
+  const path = `${url.origin}${url.pathname}`;
+  const linkTo = (cursor: string | null) => {
+    if (cursor === null) return null;
+    const query = new URLSearchParams(url.searchParams);
+    query.set("cursor", cursor);
+    return `${path}?${query}`;
+  };
+  const links = { prev: linkTo(meta.prevCursor), next: linkTo(meta.nextCursor) };
+  const laravelMeta = { path, per_page: meta.perPage, prev_cursor: meta.prevCursor, next_cursor: meta.nextCursor };
+  return JSON.stringify({ data, links, meta: laravelMeta });
+}

@@ -12,7 +12,7 @@ import type { IncomingRest } from "./incoming";
 import type { PathParams, Route } from "./router";
 import { restErrorReply, type CallSofa, type SofaOperation } from "./sofa";
 import { bodyToInput } from "./variables";
-import { laravelPageJson } from "./laravelPage";
+import { laravelCursorPageJson, laravelPageJson } from "./laravelPage";
 import { queryReader, restNameOf } from "./queryParameters";
 
 export interface RestRequest {
@@ -33,6 +33,8 @@ function invalid(check: Validator): Reply | null {
 type RouteKind =
   /** A list: Laravel's page envelope around the operation's page. */
   | { kind: "page" }
+  /** A list in cursor pages: Laravel's cursor paginator envelope around the operation's page. */
+  | { kind: "cursorPage" }
   /** A vehicle write: the flat JSON body becomes the mutation's `input`. */
   | { kind: "vehicleWrite"; input: "CreateVehicleInput" | "UpdateVehicleInput"; status: number }
   /** The operation's result as `{"data": ...}`; a body, if sent, must be a JSON object (and is ignored). */
@@ -79,6 +81,7 @@ export const restRouteTable: readonly RouteSpec[] = [
   { method: "GET", path: "/statistics/duty-hours", operation: "Query.dutyHours", does: { kind: "plain" } },
   { method: "GET", path: "/statistics/missions/per-day", operation: "Query.missionsPerDay", does: { kind: "plain" } },
   { method: "GET", path: "/statistics/files/per-day", operation: "Query.filesPerDay", does: { kind: "plain" } },
+  { method: "GET", path: "/events", operation: "Query.events", does: { kind: "cursorPage" } },
 ];
 
 /** The names of the operation's arguments a route's path gives. */
@@ -130,6 +133,8 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     switch (does.kind) {
       case "page":
         return getHandler(spec, (url, json) => jsonText(200, laravelPageJson(url!, json)), true);
+      case "cursorPage":
+        return getHandler(spec, (url, json) => jsonText(200, laravelCursorPageJson(url!, json)), true);
       case "vehicleWrite": {
         const inputType = schema.getType(does.input) as GraphQLInputObjectType;
         return async (rest) => {

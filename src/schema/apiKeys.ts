@@ -76,7 +76,7 @@ builder.mutationFields((t) => ({
     extensions: needs("admin"),
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      createKey(ctx.db.apiKeys, ctx.network.id, { name: input.name, scopes: input.scopes, origins: input.origins ?? [], expiresAt: input.expiresAt ?? null }, ctx.now()),
+      createKey(ctx, { name: input.name, scopes: input.scopes, origins: input.origins ?? [], expiresAt: input.expiresAt ?? null }),
   }),
   revokeApiKey: t.field({
     type: ApiKeyType,

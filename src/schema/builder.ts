@@ -12,6 +12,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     ID: { Input: string; Output: string | number };
+    EventData: { Input: never; Output: Record<string, unknown> };
   };
   DefaultFieldNullability: false;
 }>({

@@ -11,5 +11,6 @@ import "./trends";
 import "./statistics";
 import "./records";
 import "./apiKeys";
+import "./events";
 
 export const schema = checkDeclaredScopes(builder.toSchema({ sortSchema: false }));

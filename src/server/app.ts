@@ -15,7 +15,7 @@ import { schema } from "../schema";
 import { defaultLimits, maxJsonDepth, type Limits } from "../config/limits";
 import { apiKeyFromHeaders, looksLikeApiKey, type StoredKey } from "../resolvers/apiKeys";
 import { admittedKeys } from "../resolvers/admittedKeys";
-import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
+import { isDatabaseUnavailable } from "../db/databaseErrors";
 import { createRouter } from "../rest/router";
 import { restOperations, restRouteTable, restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";

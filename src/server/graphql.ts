@@ -6,7 +6,7 @@ import { GraphQLError, type ExecutionResult, type GraphQLSchema } from "graphql"
 import type { Context, KeyScope, NetworkScope } from "../context";
 import type { Database } from "../db/client";
 import { logInternalError, originalErrorOf } from "../publicError";
-import { isDatabaseUnavailable } from "../resolvers/databaseErrors";
+import { isDatabaseUnavailable } from "../db/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
 import type { Execute } from "./guardedExecute";
 import type { OperationLimitsCheck } from "./operationLimits";

@@ -80,8 +80,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
     dataDir,
     async network({ name, identifierType = "steam" } = {}) {
       counter += 1;
-      const created = await createNetwork(
-        db.prisma,
+      const created = await createNetwork(db,
         { name: name ?? `Network ${counter}`, identifierType, graceSeconds: 0 },
         new Date(),
       );

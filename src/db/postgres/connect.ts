@@ -3,7 +3,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { PoolConfig } from "pg";
 import type { PoolSettings } from "../../config/database";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { shareConnection, type QueryableAdapter } from "../adapterReads";
+import { shareConnection } from "../adapterReads";
+import type { TransactionalAdapter } from "../transactions";
 import { PreparingPool } from "./preparingPool";
 import { PipelinedConnection } from "./pipelinedConnection";
 
@@ -42,7 +43,7 @@ export const connectionPoolOf = (prisma: object): PreparingPool | null => poolOf
 export function openPostgres(
   url: string,
   settings: PoolSettings,
-): { prisma: PrismaClient; adapter: () => Promise<QueryableAdapter>; pool: PreparingPool; pipelined: PipelinedConnection } {
+): { prisma: PrismaClient; adapter: () => Promise<TransactionalAdapter>; pool: PreparingPool; pipelined: PipelinedConnection } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../../generated/prisma-postgresql/client");
   const config = poolConfig(url, settings);

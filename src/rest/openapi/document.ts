@@ -27,6 +27,7 @@ const tags = [
   { name: "Dutytime", description: "Officers' on-duty periods." },
   { name: "Officers", description: "The network's officers and their dutytime history." },
   { name: "Statistics", description: "Counts for dashboards, confined to the key's network." },
+  { name: "Events", description: "The audit log: every change of the network's data and who made it." },
   { name: "GraphQL", description: "GraphQL over HTTP, the primary interface; GraphiQL in a browser." },
   { name: "Health", description: "Liveness and readiness; no API key." },
   { name: "Documentation", description: "This document, and Swagger UI on it; no API key." },

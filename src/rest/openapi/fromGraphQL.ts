@@ -23,6 +23,7 @@ const scalars: Record<string, Schema> = {
   ID: { type: "string" },
   Boolean: { type: "boolean" },
   DateTime: { type: "string", format: "date-time" },
+  EventData: { type: "object", description: "What it holds depends on the event's type." },
 };
 
 function fail(message: string): never {

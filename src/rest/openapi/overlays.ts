@@ -247,6 +247,35 @@ export const restOverlays: Record<string, Overlay> = {
     },
     errors: { ...notFound, ...invalid },
   },
+  "GET /events": {
+    operationId: "listEvents",
+    summary: "The audit log: the network's events, newest first",
+    description:
+      "Every committed change of the key's network's data, with who made it (a key, the admin command, or the service's " +
+      "auto-stop rule), recorded in the change's transaction. Filters: `type` (comma-separated; `vehicle.*` names a family), " +
+      "`subject_type` and `subject_id`, `key_id`, `from` (inclusive) and `to` (exclusive) instants, `after` and `before` " +
+      "(sequences, exclusive). Laravel's cursor pages: follow `links.next` for older events.",
+    success: {
+      description: "A page of events.",
+      schema: "EventCursorPage",
+      example: {
+        data: [
+          {
+            id: "evt_1_42",
+            sequence: 42,
+            type: "vehicle.updated",
+            occurredAt: "2026-11-21T22:10:00.000Z",
+            actor: { kind: "key", keyId: 3, keyName: "game server" },
+            subject: { type: "vehicle", id: "4711" },
+            data: { changes: { wanted: { from: false, to: true } } },
+          },
+        ],
+        links: { prev: null, next: "https://records.example/events?cursor=eyJzZXF1ZW5jZSI6NDIsIl9wb2ludHNUb05leHRJdGVtcyI6dHJ1ZX0" },
+        meta: { path: "https://records.example/events", per_page: 50, prev_cursor: null, next_cursor: "eyJzZXF1ZW5jZSI6NDIsIl9wb2ludHNUb05leHRJdGVtcyI6dHJ1ZX0" },
+      },
+    },
+    errors: invalid,
+  },
   "GET /statistics/duty-hours": {
     operationId: "getDutyHours",
     summary: "Hours on duty per officer and day, week or month",

@@ -15,7 +15,7 @@ export const restSchema = restView(schema);
 
 /** The objects the routes beside the specification's answer, from their GraphQL types (./fromGraphQL.ts). */
 const generated: Record<string, Schema> = {};
-for (const name of ["Officer", "DutytimeEntry", "DutyHoursReport", "DailyCounts"]) addObjectSchemas(restSchema, name, generated);
+for (const name of ["Officer", "DutytimeEntry", "DutyHoursReport", "DailyCounts", "Event"]) addObjectSchemas(restSchema, name, generated);
 
 /** Laravel's page envelope around items of the schema `item`. */
 const laravelPage = (item: string, what: string): Schema => ({
@@ -35,6 +35,33 @@ export const schemas: Record<string, Schema> = {
   ...generated,
   OfficerPage: laravelPage("Officer", "officers"),
   DutytimeEntryPage: laravelPage("DutytimeEntry", "dutytime entries"),
+  EventCursorPage: {
+    type: "object",
+    description: "A page of events, newest first, in Laravel's cursor paginator envelope.",
+    required: ["data", "links", "meta"],
+    properties: {
+      data: { type: "array", items: schemaRef("Event") },
+      links: {
+        type: "object",
+        description: "Absolute URLs of the newer (prev) and older (next) page; they keep the request's other query parameters and set `cursor`.",
+        required: ["prev", "next"],
+        properties: { prev: { type: ["string", "null"], format: "uri" }, next: { type: ["string", "null"], format: "uri" } },
+        additionalProperties: false,
+      },
+      meta: {
+        type: "object",
+        required: ["path", "per_page", "prev_cursor", "next_cursor"],
+        properties: {
+          path: { type: "string", format: "uri" },
+          per_page: { type: "integer" },
+          prev_cursor: { type: ["string", "null"] },
+          next_cursor: { type: ["string", "null"] },
+        },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  },
   OfficerResource: {
     type: "object",
     required: ["data"],

@@ -1,0 +1,33 @@
+-- The audit log (the contract's "Events: the audit log"; src/events/record.ts writes it).
+-- AlterTable
+ALTER TABLE "networks" ADD COLUMN     "event_retention_days" INTEGER NOT NULL DEFAULT 365,
+ADD COLUMN     "event_sequence" INTEGER NOT NULL DEFAULT 0;
+
+-- CreateTable
+CREATE TABLE "events" (
+    "network_id" INTEGER NOT NULL,
+    "sequence" INTEGER NOT NULL,
+    "type" TEXT NOT NULL,
+    "occurred_at" TIMESTAMP(3) NOT NULL,
+    "actor_kind" TEXT NOT NULL,
+    "actor_key_id" INTEGER,
+    "actor_key_name" TEXT,
+    "subject_type" TEXT NOT NULL,
+    "subject_id" TEXT NOT NULL,
+    "data" TEXT NOT NULL,
+
+    CONSTRAINT "events_pkey" PRIMARY KEY ("network_id","sequence")
+);
+
+-- CreateIndex
+CREATE INDEX "events_network_id_subject_type_subject_id_sequence_idx" ON "events"("network_id", "subject_type", "subject_id", "sequence");
+
+-- CreateIndex
+CREATE INDEX "events_network_id_actor_key_id_occurred_at_idx" ON "events"("network_id", "actor_key_id", "occurred_at");
+
+-- CreateIndex
+CREATE INDEX "events_network_id_occurred_at_idx" ON "events"("network_id", "occurred_at");
+
+-- AddForeignKey
+ALTER TABLE "events" ADD CONSTRAINT "events_network_id_fkey" FOREIGN KEY ("network_id") REFERENCES "networks"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+

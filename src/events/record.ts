@@ -1,0 +1,75 @@
+// The one place events are made (the contract's "Events: the audit log"). A rule that changes a
+// network's data runs the change through `changeWithEvents`: the change's writes and its events
+// commit in one transaction (src/db/transactions.ts), or neither does. A change that changes
+// nothing records nothing: the rule simply records no event. No route or resolver builds an event.
+import type { Database } from "../db/client";
+import type { EventActor, StoredEvent } from "../db/store";
+import type { KeyScope } from "../context";
+import { eventTypes, type EventType } from "../model/eventTypes";
+
+/** What a change needs to know of its request: the database, the network, who, and when. */
+export interface ChangeScope {
+  db: Database;
+  network: { id: number };
+  key: KeyScope;
+  now: () => Date;
+}
+
+/** The service itself: the auto-stop rule. */
+export const systemActor: EventActor = { kind: "system", keyId: null, keyName: null };
+
+/** The admin command acts with the operator's standing (context.ts's operatorKey, id 0). */
+export function actorOf(key: KeyScope): EventActor {
+  return key.id === 0 ? { kind: "admin", keyId: null, keyName: null } : { kind: "key", keyId: key.id, keyName: key.name };
+}
+
+/** Records one event of the change: its type, the id of what it is about, its data. */
+export type RecordEvent = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => Promise<void>;
+
+/**
+ * Runs `change` in one transaction with the events it records. After the commit, this process's
+ * subscribers are told at once (other processes learn through the database: src/db/eventNotices.ts).
+ */
+export async function changeWithEvents<T>(scope: ChangeScope, change: (record: RecordEvent) => Promise<T>, actor: EventActor = actorOf(scope.key)): Promise<T> {
+  const recorded: StoredEvent[] = [];
+  const record: RecordEvent = async (type, subjectId, data) => {
+    const event = {
+      networkId: scope.network.id,
+      type,
+      occurredAt: scope.now(),
+      actor,
+      subject: { type: eventTypes[type].subject, id: String(subjectId) },
+      data: jsonData(data),
+    };
+    recorded.push(await scope.db.events.append(event));
+  };
+  const result = await scope.db.inTransaction(() => change(record));
+  for (const event of recorded) scope.db.eventNotices.committedHere(event.networkId, event.sequence);
+  return result;
+}
+
+/** Data as its JSON will read it back (instants as ISO text), so a stored and a live event are alike. */
+function jsonData(data: { [field: string]: unknown }): { [field: string]: unknown } {
+  return JSON.parse(JSON.stringify(data)) as { [field: string]: unknown };
+}
+
+/** `changes` of an update: each field whose value differs, `from` and `to`; empty: nothing changed. */
+export function changesBetween<T extends object>(
+  before: T,
+  after: object,
+  fields: readonly (keyof T & string)[],
+): { [field: string]: { from: unknown; to: unknown } } {
+  const changes: { [field: string]: { from: unknown; to: unknown } } = {};
+  for (const field of fields) {
+    if (!(field in after)) continue;
+    const from = before[field];
+    const to = (after as { [field: string]: unknown })[field];
+    if (!sameValue(from, to)) changes[field] = { from: from ?? null, to: to ?? null };
+  }
+  return changes;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return (a ?? null) === (b ?? null);
+}
