@@ -1,5 +1,6 @@
 import type { Database } from "./db/client";
 import { scopeNames, type Scope } from "./model/scopes";
+import type { EventFeed } from "./events/feed";
 
 /** The network an API key belongs to: every read and write of a request is confined to it. */
 export interface NetworkScope {
@@ -35,4 +36,8 @@ export interface Context {
   network: NetworkScope;
   key: KeyScope;
   now: () => Date;
+  /** This process's live events, for subscriptions (served by the HTTP server only). */
+  feed?: EventFeed;
+  /** A reconnecting SSE subscriber's Last-Event-ID: the last sequence it received. */
+  lastEventId?: number;
 }

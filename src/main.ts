@@ -10,6 +10,7 @@ import { listen } from "./server/httpServer";
 import { createLogger } from "./server/observability/requestLog";
 import { serviceMetrics } from "./server/observability/metrics";
 import { listenForMetrics } from "./server/observability/metricsServer";
+import { keepEventRetention } from "./events/retention";
 
 async function main() {
   const settings = readSettings();
@@ -25,6 +26,7 @@ async function main() {
   const metrics = settings.metrics.port === null ? undefined : serviceMetrics({ pool: connectionPoolOf(db.prisma) });
   const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics });
   const server = await listen(app, settings.port, settings.host, settings.limits);
+  const stopRetention = keepEventRetention(db, () => new Date(), (error) => log.error({ err: error }, "event retention"));
   const metricsServer = metrics && (await listenForMetrics(metrics.registry, settings.metrics.port!, settings.metrics.host));
   if (metricsServer) lifecycle.info(`metrics on ${metricsServer.url}`);
   lifecycle.info(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);
@@ -34,6 +36,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     lifecycle.info(`${signal}: finishing requests in flight`);
+    stopRetention();
     await server.close();
     await metricsServer?.close();
     await db.close();

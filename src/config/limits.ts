@@ -96,6 +96,26 @@ export const limitSpecs = {
     meaning: "an idle connection is closed after this (longer than the 60 s of common load balancers)",
   },
   httpMaxConnections: { env: "HTTP_MAX_CONNECTIONS", default: 1_000, meaning: "open connections; more are refused" },
+  keyMaxSubscriptions: {
+    env: "KEY_MAX_SUBSCRIPTIONS",
+    default: 20,
+    meaning: "live subscriptions (SSE or WebSocket) of one key in one process; more: `429`",
+  },
+  maxSubscriptions: {
+    env: "MAX_SUBSCRIPTIONS",
+    default: 5_000,
+    meaning: "live subscriptions of all keys in one process (each holds a connection: see HTTP_MAX_CONNECTIONS); more: `429`",
+  },
+  subscriptionMaxQueued: {
+    env: "SUBSCRIPTION_MAX_QUEUED",
+    default: 1_000,
+    meaning: "events waiting to be sent to one subscriber that reads too slowly; beyond it the subscription ends with its last sequence sent, to be resumed with `after`",
+  },
+  subscriptionHeartbeatMs: {
+    env: "SUBSCRIPTION_HEARTBEAT_MS",
+    default: 15_000,
+    meaning: "a subscription's heartbeat (an SSE comment) when no event was sent",
+  },
 } as const;
 
 /** Bytes of a request body; over it: 413. No valid body comes near it (the longest field holds 5,000 characters). */

@@ -159,7 +159,7 @@ const networkKeysLock = 0x76726b31;
  */
 function withNetworkKeysLocked<T>(write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider, networkId: number, work: () => Promise<T>): Promise<T> {
   return inTransaction(async () => {
-    if (provider === "postgresql") await write.returning(Prisma.sql`SELECT pg_advisory_xact_lock(${networkKeysLock}, ${networkId})`);
+    if (provider === "postgresql") await write.returning(Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${networkKeysLock}, ${networkId})`);
     return work();
   });
 }

@@ -8,7 +8,7 @@ import type { EventFilter, EventStore, NewEvent, StoredEvent } from "./store";
 import { storedInstant } from "./storedInstant";
 import type { EventType, SubjectType } from "../model/eventTypes";
 
-/** The channel on which PostgreSQL announces a network's new events (src/events/notices.ts). */
+/** The channel on which PostgreSQL announces a network's new events (src/db/eventNotices.ts). */
 export const eventChannel = "vrd_events";
 
 interface EventRow {
@@ -62,7 +62,7 @@ async function append(write: WriteSql, provider: DatabaseProvider, event: NewEve
   if (provider === "postgresql") {
     await write.returning(Prisma.sql`
       WITH written AS (${insert} RETURNING network_id, sequence)
-      SELECT pg_notify(${eventChannel}, network_id || ':' || sequence) FROM written`);
+      SELECT 1 AS notified FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`);
   } else {
     await write.execute(insert);
   }

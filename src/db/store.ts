@@ -83,7 +83,7 @@ export interface DutytimeStore {
   stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]>;
   /**
    * Opens an entry. A partial unique index allows one open entry per officer: a second fails
-   * with a unique violation (src/resolvers/databaseErrors.ts).
+   * with a unique violation (src/db/databaseErrors.ts).
    */
   start(networkId: number, officerId: number, startedAt: Date): Promise<number>;
   /** The network's officers on duty now, earliest start first. */

@@ -3,6 +3,7 @@
 // origins"). The rules of making, revoking and replacing them take plain inputs, for the admin
 // command and GraphQL alike, and throw the domain errors of src/errors.ts.
 import crypto from "node:crypto";
+import { isValidAt } from "../model/keyValidity";
 import type { ApiKeyStore, KeyRecord, StoredKey } from "../db/store";
 import { conflict, invalidInput, notFound } from "../errors";
 import { checkGrace, checkKeyInput, type KeyInput } from "./keyInput";
@@ -37,8 +38,7 @@ export function generateApiKey(): IssuedKey {
 export type { KeyInput, KeyRecord, StoredKey };
 
 /** Whether a key is valid at `now`: not past its own end, not revoked (a grace period's end is in the future). */
-export const isValidAt = (key: Pick<KeyRecord, "expiresAt" | "revokedAt">, now: Date) =>
-  (key.expiresAt === null || key.expiresAt > now) && (key.revokedAt === null || key.revokedAt > now);
+export { isValidAt };
 
 /** Whether this text can be a key at all (checked before it is hashed and looked up); any prefix length. */
 export const looksLikeApiKey = (apiKey: string) => apiKey.startsWith(keyPrefix) && apiKey.length <= 200;

@@ -5,6 +5,7 @@ import type { EventFilter, StoredEvent } from "../db/store";
 import { subjectTypes, typesNamedBy, type EventType, type SubjectType } from "../model/eventTypes";
 import { parseStoredId } from "./ids";
 import { Validator, messages, textFault } from "./validation";
+import type { FeedItem } from "../events/feed";
 
 export const eventsPerPageDefault = 50;
 export const eventsPerPageMax = 500;
@@ -158,4 +159,23 @@ function page(rows: StoredEvent[], perPage: number, prevFrom: number | null, nex
       nextCursor: nextFrom === null ? null : encodeCursor({ sequence: nextFrom, pointsToNextItems: true }),
     },
   };
+}
+
+export interface EventSubscriptionArgs {
+  types?: readonly string[] | null;
+  after?: number | null;
+}
+
+/**
+ * The network's events as they are committed, for a subscription: with `after` (or a reconnecting
+ * SSE client's Last-Event-ID, which wins: it is what the client last received), the retained
+ * events after it first, then live ones, each once, in order (src/events/feed.ts).
+ */
+export function subscribeEvents(ctx: Context, args: EventSubscriptionArgs): AsyncIterableIterator<FeedItem> {
+  const check = new Validator();
+  const types = typesOf(check, "types", args.types ?? null);
+  const after = ctx.lastEventId ?? sequenceArg(check, "after", args.after);
+  check.throwIfInvalid();
+  if (!ctx.feed) throw new Error("subscriptions are served by the HTTP server only");
+  return ctx.feed.open({ networkId: ctx.network.id, keyId: ctx.key.id, types: types === null ? null : new Set(types), after });
 }

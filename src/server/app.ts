@@ -26,6 +26,7 @@ import { incomingOfRequest, type IncomingHttp } from "./fetchIncoming";
 import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "../rest/requestBody";
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
+import { eventFeed } from "../events/feed";
 import { documentTextOf, keptMediaTypeFor, knownQueries, refusalReply } from "./knownQueries";
 import { isPublicPath, publicEndpoints, publicRouteOf } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
@@ -70,16 +71,28 @@ export interface App {
   fetch(request: Request): Promise<Response>;
   /** Any request, as the app reads it; never throws. */
   handle(incoming: IncomingHttp): Promise<Answer>;
+  /** Ends the live subscriptions (each completes), so that a stopping server need not wait for them. */
+  endSubscriptions(): void;
 }
 
 /** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
+/**
+ * A reconnecting SSE client's Last-Event-ID: the sequence of the last event it received
+ * (src/server/eventStream.ts writes them); anything else is no such header.
+ */
+function lastEventIdOf(incoming: IncomingHttp): number | undefined {
+  const text = incoming.header("last-event-id")?.trim();
+  return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+}
+
 const graphqlMethodList = ["GET", "HEAD", "POST"] as const;
 const graphqlMethods = graphqlMethodList.join(", ");
 
 export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics }: AppDependencies): App {
   const limits: Limits = { ...defaultLimits, ...chosen };
-  const { documentLimits, execute } = operationGuards(schema, limits);
-  const graphql = createGraphqlServer(schema, db, now, documentLimits, execute);
+  const { documentLimits, execute, subscribe } = operationGuards(schema, limits);
+  const feed = eventFeed(db, now, limits.subscriptionMaxQueued);
+  const graphql = createGraphqlServer(schema, db, now, documentLimits, execute, { subscribe, feed, heartbeatMs: limits.subscriptionHeartbeatMs });
   const queries = answerKnown ? knownQueries(schema, documentLimits, execute) : null;
   const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations)));
   const publicEndpoint = publicEndpoints(db);
@@ -177,7 +190,10 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     if (method !== "POST") {
       const bad = badQueryString(incoming);
       if (bad) return graphqlError(incoming, 400, bad, ErrorCode.BAD_USER_INPUT);
-      return overLimits(incoming, incoming.url().searchParams.get("query"), record) ?? graphql.handle(incoming.fetchRequest(null), { network, key, requestRecord: record });
+      return (
+        overLimits(incoming, incoming.url().searchParams.get("query"), record) ??
+        graphql.handle(incoming.fetchRequest(null), { network, key, requestRecord: record, lastEventId: lastEventIdOf(incoming) })
+      );
     }
     const body = await incoming.text();
     if (body === null) {
@@ -194,7 +210,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     // Yoga answers the rest; a known query's result is handed over, not computed again.
     // A known document passed the limits when it was kept; only others are measured here.
     const refused = known ? null : overLimits(incoming, documentTextOf(body), record);
-    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, key, executed: answered?.executed, requestRecord: record });
+    return refused ?? graphql.handle(incoming.fetchRequest(body), { network, key, executed: answered?.executed, requestRecord: record, lastEventId: lastEventIdOf(incoming) });
   }
 
   /**
@@ -310,6 +326,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
 
   return {
     handle,
+    endSubscriptions: () => feed.close(),
     async fetch(request) {
       const answer = await handle(incomingOfRequest(request, new URL(request.url)));
       const response = isReply(answer) ? toResponse(answer) : answer;

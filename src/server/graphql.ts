@@ -9,6 +9,9 @@ import { logInternalError, originalErrorOf } from "../publicError";
 import { isDatabaseUnavailable } from "../db/databaseErrors";
 import { ErrorCode, unavailable } from "../errors";
 import type { Execute } from "./guardedExecute";
+import type { Subscribe } from "./guardedSubscribe";
+import type { EventFeed } from "../events/feed";
+import { eventStreamsWithIds } from "./eventStream";
 import type { OperationLimitsCheck } from "./operationLimits";
 import type { ObservedContext, RequestRecord } from "./observability/requestRecord";
 
@@ -16,6 +19,8 @@ import type { ObservedContext, RequestRecord } from "./observability/requestReco
 export type ServerContext = {
   network: NetworkScope;
   key: KeyScope;
+  /** A reconnecting SSE subscriber's Last-Event-ID (src/server/app.ts). */
+  lastEventId?: number;
   /**
    * The result of this very request's operation, run already as a known query
    * (src/server/knownQueries.ts): Yoga answers it without running the operation again.
@@ -116,7 +121,8 @@ function graphiqlPage(html: string): string {
  * Documents parsed within the limits, and operations run by the guarded execute function of
  * every path (src/server/guardedExecute.ts).
  */
-const limitedOperations = (limits: OperationLimitsCheck, execute: Execute): Plugin => ({
+const limitedOperations = (limits: OperationLimitsCheck, execute: Execute, subscribe: Subscribe): Plugin => ({
+  onSubscribe: ({ setSubscribeFn }) => setSubscribeFn(subscribe as Parameters<typeof setSubscribeFn>[0]),
   onParse: ({ setParseFn }) => setParseFn((source) => limits.parse(typeof source === "string" ? source : source.body)),
   onExecute: ({ args, setExecuteFn }) => {
     // Yoga puts the server context's fields into the operation's context. The result is handed
@@ -150,8 +156,10 @@ export function createGraphqlServer(
   now: () => Date,
   limits: OperationLimitsCheck,
   execute: Execute,
+  subscriptions: { subscribe: Subscribe; feed: EventFeed; heartbeatMs: number },
 ) {
-  const contextOf = ({ network, key, requestRecord }: ServerContext): ObservedContext => ({ db, network, key, now, requestRecord });
+  const { feed } = subscriptions;
+  const contextOf = ({ network, key, requestRecord, lastEventId }: ServerContext): ObservedContext => ({ db, network, key, now, requestRecord, feed, lastEventId });
   const options: YogaServerOptions<ServerContext, Context> = {
     schema,
     graphqlEndpoint: "/graphql",
@@ -162,7 +170,7 @@ export function createGraphqlServer(
     // own limit would pipe every body through a web TransformStream.
     maxRequestBodySize: false,
     logging: false,
-    plugins: [limitedOperations(limits, execute), codeVariableErrors],
+    plugins: [limitedOperations(limits, execute, subscriptions.subscribe), codeVariableErrors, eventStreamsWithIds(subscriptions.heartbeatMs)],
     // Yoga would keep up to 1,000 parsed documents of any size, whoever sent them; the documents
     // worth keeping are the known queries' (src/server/knownQueries.ts), bounded by length.
     parserAndValidationCache: false,

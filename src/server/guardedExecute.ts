@@ -10,6 +10,7 @@ import { keyFairness, type KeyFairness } from "./keyFairness";
 import { operationLimits, type OperationLimitsCheck } from "./operationLimits";
 import { mayRun, operationScopes, type NeededScopes } from "./operationScopes";
 import { forbidden } from "../errors";
+import { guardedSubscribe } from "./guardedSubscribe";
 import { fairnessRefusalReason, limitRefusalReason, noteOperation, type ObservedContext } from "./observability/requestRecord";
 
 /**
@@ -45,8 +46,16 @@ export function guardedExecute(scopes: NeededScopes, limits: OperationLimitsChec
   };
 }
 
-/** The limits of documents and the execute function that enforces them with fairness, for these limits. */
+/**
+ * The limits of documents, the execute function that enforces them with fairness, and the
+ * subscribe function that enforces them with the subscription limits (./guardedSubscribe.ts).
+ */
 export function operationGuards(schema: GraphQLSchema, limits: Limits) {
   const documentLimits = operationLimits(schema, limits);
-  return { documentLimits, execute: guardedExecute(operationScopes(schema), documentLimits, keyFairness(limits)) };
+  const scopes = operationScopes(schema);
+  return {
+    documentLimits,
+    execute: guardedExecute(scopes, documentLimits, keyFairness(limits)),
+    subscribe: guardedSubscribe(scopes, documentLimits, limits),
+  };
 }

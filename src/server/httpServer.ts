@@ -125,6 +125,7 @@ export async function listen(app: App, port: number, host: string, limits: Conne
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
+        app.endSubscriptions();
         // Idle keep-alive connections would hold close() open; requests in flight still finish.
         server.closeIdleConnections();
       }),

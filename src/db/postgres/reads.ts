@@ -47,7 +47,7 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
     return result.rows.map((values) => rowObject<Row>(names, values));
   };
   const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), readTypes);
-  // Failures are pg's own: src/resolvers/databaseErrors.ts reads their SQLSTATE and message.
+  // Failures are pg's own: src/db/databaseErrors.ts reads their SQLSTATE and message.
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
