@@ -7,6 +7,8 @@ import { openDatabase } from "../src/db/client";
 import { unsupportedNodeAllowance } from "./support/process";
 import { removeExpiredEvents } from "../src/events/retention";
 import { updateNetworkSettings } from "../src/admin/networks";
+import WebSocket from "ws";
+import { createClient } from "graphql-ws";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
 import { subscribeSse, type SseFrame } from "./support/eventStream";
@@ -187,4 +189,71 @@ test("retention: events older than the network's days are removed, in batches; s
   } finally {
     service.clock.reset();
   }
+});
+
+describe("WebSocket (graphql-transport-ws)", () => {
+  const wsUrl = () => `${service.url.replace("http", "ws")}/graphql`;
+
+  /** Subscribes over WebSocket; answers the results as they come and how the subscription ended. */
+  function subscribeWs(connectionParams: Record<string, unknown>, variables: Record<string, unknown>) {
+    const results: { data?: { events: { sequence: number; type: string } }; errors?: { extensions?: Record<string, unknown> }[] }[] = [];
+    let closeCode: number | undefined;
+    const wsClient = createClient({
+      url: wsUrl(),
+      webSocketImpl: WebSocket,
+      connectionParams,
+      retryAttempts: 0,
+      lazy: false,
+      on: { closed: (event) => (closeCode = (event as { code: number }).code) },
+    });
+    const ended = new Promise<unknown>((resolve) => {
+      wsClient.subscribe({ query: subscription, variables }, { next: (result) => void results.push(result as never), error: resolve, complete: () => resolve(null) });
+    });
+    const until = async (count: number) => {
+      for (let waited = 0; results.length < count && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      return results;
+    };
+    return { results, until, ended, closeCode: () => closeCode, dispose: () => wsClient.dispose() };
+  }
+
+  test("the key in connectionParams; replay after `after`, then live, no gap, no duplicate; Bearer works too", async () => {
+    const own = await service.network();
+    await plates(2, "WS", own.apiKey);
+    const ws = subscribeWs({ "X-API-Key": own.apiKey }, { after: 1 });
+    await ws.until(2);
+    await Promise.all([0, 1, 2].map((i) => client(service.url, own.apiKey).post("/vehicles", { plate: `WS-LIVE-${i}` })));
+    const results = await ws.until(5);
+    expect(results.map((result) => result.data!.events.sequence)).toEqual([2, 3, 4, 5, 6]);
+    await ws.dispose();
+    const bearer = subscribeWs({ Authorization: `Bearer ${own.apiKey}` }, { after: 5 });
+    expect((await bearer.until(1)).map((result) => result.data!.events.sequence)).toEqual([6]);
+    await bearer.dispose();
+  });
+
+  test("no key or an unknown one: closed with 4401; a key without read: the subscription is refused FORBIDDEN", async () => {
+    const none = subscribeWs({}, {});
+    await none.ended;
+    expect(none.closeCode()).toBe(4401);
+    const unknown = subscribeWs({ "X-API-Key": "vrd_not_a_key_of_this_service" }, {});
+    await unknown.ended;
+    expect(unknown.closeCode()).toBe(4401);
+    const own = await service.network();
+    const dutyOnly = await createKey(adminScope(service.db, own.id, new Date()), { name: "ws connector", scopes: ["dutytime"], origins: [], expiresAt: null });
+    const refused = subscribeWs({ "X-API-Key": dutyOnly.apiKey }, {});
+    // Refused before anything runs: one result with the error, then the subscription completes.
+    expect(await refused.ended).toBeNull();
+    expect(refused.results).toEqual([{ errors: [expect.objectContaining({ message: "This action is unauthorized.", extensions: expect.objectContaining({ code: "FORBIDDEN" }) })] }]);
+    await refused.dispose();
+  });
+
+  test("a revoked key's WebSocket subscription ends with UNAUTHENTICATED", async () => {
+    const own = await service.network();
+    const reader = await createKey(adminScope(service.db, own.id, new Date()), { name: "ws reader", scopes: ["read"], origins: [], expiresAt: null });
+    const ws = subscribeWs({ "X-API-Key": reader.apiKey }, {});
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await revokeKey(adminScope(service.db, own.id, new Date()), reader.key.id, 0);
+    await ws.ended;
+    expect(ws.results.pop()?.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
+    await ws.dispose();
+  });
 });

@@ -89,7 +89,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.subscriptionType({ description: "Live events: over SSE (Accept: text/event-stream) or WebSocket (graphql-transport-ws), both at /graphql." });
+builder.subscriptionType({ description: "Live events, over SSE: POST /graphql with Accept: text/event-stream." });
 
 builder.subscriptionFields((t) => ({
   events: t.field({

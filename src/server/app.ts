@@ -27,6 +27,10 @@ import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
 import { eventFeed } from "../events/feed";
+import { webSockets } from "./webSocket";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { documentTextOf, keptMediaTypeFor, knownQueries, refusalReply } from "./knownQueries";
 import { isPublicPath, publicEndpoints, publicRouteOf } from "./publicEndpoints";
 import { createRateLimiter, type RateLimitOptions } from "./rateLimit";
@@ -71,8 +75,10 @@ export interface App {
   fetch(request: Request): Promise<Response>;
   /** Any request, as the app reads it; never throws. */
   handle(incoming: IncomingHttp): Promise<Answer>;
-  /** Ends the live subscriptions (each completes), so that a stopping server need not wait for them. */
+  /** Ends the live subscriptions (each completes) and WebSocket connections, so that a stopping server need not wait for them. */
   endSubscriptions(): void;
+  /** Takes over an HTTP upgrade: GraphQL over WebSocket at /graphql (src/server/webSocket.ts). */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 /** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
@@ -324,9 +330,24 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     return answered;
   }
 
+  const sockets = webSockets({
+    schema,
+    limits: documentLimits,
+    execute,
+    subscribe,
+    heartbeatMs: limits.subscriptionHeartbeatMs,
+    // A connection is admitted as a request of its own (its record is not logged: no request line per socket).
+    admit: (header) => admit(header, new RequestRecord(randomUUID(), "GET")),
+    contextOf: (network, key) => graphql.contextOf(network, key),
+  });
+
   return {
     handle,
-    endSubscriptions: () => feed.close(),
+    endSubscriptions: () => {
+      feed.close();
+      void sockets.close();
+    },
+    upgrade: (request, socket, head) => sockets.upgrade(request, socket, head),
     async fetch(request) {
       const answer = await handle(incomingOfRequest(request, new URL(request.url)));
       const response = isReply(answer) ? toResponse(answer) : answer;

@@ -91,6 +91,8 @@ export async function listen(app: App, port: number, host: string, limits: Conne
   // With this listener node sends no `100 Continue` by itself: the body is asked for only once
   // the key is admitted (src/server/requestBodies.ts).
   server.on("checkContinue", onRequest);
+  // GraphQL over WebSocket (src/server/webSocket.ts); upgraded sockets still count in maxConnections.
+  server.on("upgrade", (request, socket, head) => app.upgrade(request, socket, head));
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) => {
     if (error.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
     const status = clientErrorStatus(error.code);
