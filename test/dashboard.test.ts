@@ -294,6 +294,27 @@ describeWithChromium("dashboard page in chromium", () => {
     await page.close();
   });
 
+  test("live: a toggle made elsewhere appears without a reload, in who is on duty and in the latest changes with its key", async () => {
+    const { page, consoleErrors } = await openPage();
+    await enterKey(page, keys.sameSite.apiKey);
+    await page.waitForFunction(() => document.getElementById("live-state")!.textContent === "Live: changes appear as they are made.", { timeout: 10_000 });
+    const loadedAt = await textOf(page, "#loaded-at");
+    const connector = client(service.url, network.apiKey);
+    expect((await connector.post(`/dutytime/${identifier(officers.otto)}/toggle`)).status).toBe(200);
+    await page.waitForFunction(() => document.getElementById("on-duty")!.textContent!.includes("3 officers on duty."), { timeout: 10_000 });
+    expect((await rowsOf(page, "#on-duty")).map((row) => row[0])).toContain(officers.otto.name);
+    const [newest] = await rowsOf(page, "#latest");
+    expect(newest.slice(1)).toEqual(["dutytime.started", `officer ${identifier(officers.otto)}`, 'key "first key"']);
+    // Back off duty, as the other tests expect; the page follows again.
+    expect((await connector.post(`/dutytime/${identifier(officers.otto)}/toggle`)).status).toBe(200);
+    await page.waitForFunction(() => document.getElementById("on-duty")!.textContent!.includes("2 officers on duty."), { timeout: 10_000 });
+    expect((await rowsOf(page, "#latest"))[0][1]).toBe("dutytime.stopped");
+    // No reload: the page was loaded once.
+    expect(await textOf(page, "#loaded-at")).toBe(loadedAt);
+    expect(consoleErrors).toEqual([]);
+    await page.close();
+  });
+
   test("keeps the key over a reload and forgets it on request", async () => {
     const { page, consoleErrors } = await openPage();
     await enterKey(page, network.apiKey);
@@ -315,7 +336,7 @@ describeWithChromium("dashboard page in chromium", () => {
     const { page, consoleErrors } = await openPage();
     await enterKey(page, "vrd_not-a-real-key");
     const errors = await textsOf(page, ".panel-body .error, #network-info .error");
-    expect(errors).toHaveLength(5);
+    expect(errors).toHaveLength(6);
     for (const error of errors) expect(error).toContain("The API key was not accepted (401)");
     // The browser logs each refused request; nothing else may be logged.
     expect(consoleErrors.filter((message) => !message.includes("status of 401"))).toEqual([]);
@@ -361,7 +382,7 @@ describeWithChromium("dashboard page in chromium", () => {
     /** Every part shows an error and no data: nothing in the panels, no network, no key. */
     async function expectNoData(page: Page, message: string | RegExp) {
       const errors = await textsOf(page, ".panel-body .error, #network-info .error");
-      expect(errors).toHaveLength(5);
+      expect(errors).toHaveLength(6);
       for (const error of errors) expect(error).toMatch(message);
       expect(await page.$$("#panels table, #panels svg")).toHaveLength(0);
       expect(await textOf(page, "#network-name")).toBe("");
@@ -375,13 +396,14 @@ describeWithChromium("dashboard page in chromium", () => {
       expect(await textOf(page, "#service")).toBe(`Service: ${service.url}. The key is sent there and nowhere else.`);
       await expectTheData(page, keys.crossSite);
 
-      // The files from the site; to the service, the preflights and the operations (viewer and
-      // 4 panels) of its /graphql, nothing else.
+      // The files from the site; to the service, the preflights and the operations (viewer, 5
+      // panels and the live events' subscription) of its /graphql, nothing else.
       expect(requests.filter((request) => request.startsWith("GET ")).sort()).toEqual(
         [`${site}/dashboard/`, `${site}/dashboard/assets/dashboard.css`, `${site}/dashboard/assets/dashboard.js`].map((url) => `GET ${url}`),
       );
       const toService = requests.filter((request) => !request.startsWith("GET "));
-      expect(toService.filter((request) => request.startsWith("POST "))).toEqual(Array(5).fill(`POST ${service.url}/graphql`));
+      await page.waitForFunction(() => document.getElementById("live-state")!.textContent!.startsWith("Live"), { timeout: 10_000 });
+      expect(toService.filter((request) => request.startsWith("POST "))).toEqual(Array(7).fill(`POST ${service.url}/graphql`));
       expect(new Set(toService.filter((request) => !request.startsWith("POST ")))).toEqual(new Set([`OPTIONS ${service.url}/graphql`]));
       expect(consoleErrors).toEqual([]);
       expect(foreignRequests).toEqual([]);
@@ -422,6 +444,7 @@ describeWithChromium("dashboard page in chromium", () => {
         "This key may not read this week's hours: it needs the read scope (403).",
         "This key may not read the records per day: it needs the read scope (403).",
         "This key may not read the wanted vehicles: it needs the read scope (403).",
+        "This key may not read the latest changes: it needs the read scope (403).",
       ]);
       expect(await page.$$("#panels table, #panels svg")).toHaveLength(0);
       expect(consoleErrors.filter((line) => !line.includes("status of 403"))).toEqual([]);
@@ -443,7 +466,7 @@ describeWithChromium("dashboard page in chromium", () => {
     const { page, consoleErrors } = await openPage();
     await enterKey(page, keys.crossSite.apiKey);
     const errors = await textsOf(page, ".panel-body .error, #network-info .error");
-    expect(errors).toEqual(Array(5).fill(`This key may not be used from this site, ${service.url}: its origins do not include it (403).`));
+    expect(errors).toEqual(Array(6).fill(`This key may not be used from this site, ${service.url}: its origins do not include it (403).`));
     expect(await textOf(page, "#key-info")).toBe("");
     expect(consoleErrors.filter((line) => !line.includes("status of 403"))).toEqual([]);
     await page.close();

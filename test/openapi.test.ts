@@ -757,7 +757,7 @@ function operationField(operation: string) {
 }
 
 describe("schemas against the GraphQL types as REST sees them (restView)", () => {
-  const jsonTypes: Record<string, string> = { Int: "integer", Float: "number", String: "string", ID: "string", Boolean: "boolean", DateTime: "string" };
+  const jsonTypes: Record<string, string> = { Int: "integer", Float: "number", String: "string", ID: "string", Boolean: "boolean", DateTime: "string", EventData: "object" };
 
   /** The JSON types a property allows besides null (a $ref or a oneOf with null: none of its own). */
   const typesOf = (property: Schema) => [property.type].flat().filter((type) => type !== undefined && type !== "null");

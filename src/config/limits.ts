@@ -114,7 +114,7 @@ export const limitSpecs = {
   subscriptionHeartbeatMs: {
     env: "SUBSCRIPTION_HEARTBEAT_MS",
     default: 15_000,
-    meaning: "a subscription's heartbeat (an SSE comment) when no event was sent",
+    meaning: "a subscription's heartbeat: an SSE comment, a WebSocket ping",
   },
 } as const;
 

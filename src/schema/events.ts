@@ -89,7 +89,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.subscriptionType({ description: "Live events, over SSE: POST /graphql with Accept: text/event-stream." });
+builder.subscriptionType({ description: "Live events: over SSE (POST /graphql with Accept: text/event-stream) or WebSocket (graphql-transport-ws at /graphql)." });
 
 builder.subscriptionFields((t) => ({
   events: t.field({

@@ -108,3 +108,93 @@ export async function graphql<Data>(api: Api, query: string, variables: Record<s
   if (!response.ok || !body?.data) throw new ApiError(`The service answered with status ${response.status}.`, code);
   return body.data;
 }
+
+/** An event as the live panels read it. */
+export interface LiveEvent {
+  sequence: number;
+  type: string;
+  occurredAt: string;
+  actor: { kind: string; keyName: string | null };
+  subject: { type: string; id: string };
+}
+
+export const liveEventFields = "sequence type occurredAt actor { kind keyName } subject { type id }";
+
+const liveQuery = `subscription ($after: Int) { events(after: $after) { ${liveEventFields} } }`;
+
+/** What the live connection is doing, for the page to say. */
+export type LiveState = "live" | "reconnecting" | ApiError;
+
+/**
+ * The network's events as they are committed, over GraphQL over SSE. fetch rather than
+ * EventSource, which cannot send the key in a header. After a lost connection it subscribes again
+ * after the last sequence it received, so no event is missed; a refused key ends it. Answers a
+ * function that stops it.
+ */
+export function liveEvents(api: Api, after: number, onEvent: (event: LiveEvent) => void, onState: (state: LiveState) => void): () => void {
+  let stopped = false;
+  let last = after;
+  let controller: AbortController | null = null;
+  let delayMs = 1_000;
+
+  async function once(): Promise<"again" | "stop"> {
+    controller = new AbortController();
+    const response = await fetch(`${api.base}/graphql`, {
+      method: "POST",
+      signal: controller.signal,
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream", "X-API-Key": api.key },
+      body: JSON.stringify({ query: liveQuery, variables: { after: last } }),
+    });
+    if (response.status === 401) throw new ApiError("The API key was not accepted (401): live updates stopped.", "UNAUTHENTICATED");
+    if (response.status === 403) throw new ApiError("This key may not follow changes (403): it needs the read scope.", "FORBIDDEN");
+    if (!response.ok || !response.body) return "again";
+    onState("live");
+    delayMs = 1_000;
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return "again";
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = frame
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trimStart())
+          .join("\n");
+        if (!frame.split("\n").includes("event: next") || data === "") continue;
+        const result = JSON.parse(data) as { data?: { events: LiveEvent } | null; errors?: GraphqlError[] };
+        const code = result.errors?.[0]?.extensions?.code;
+        if (code === "UNAUTHENTICATED") throw new ApiError("The API key is no longer valid: live updates stopped.", "UNAUTHENTICATED");
+        if (result.errors?.length || !result.data) return "again";
+        last = result.data.events.sequence;
+        onEvent(result.data.events);
+      }
+    }
+  }
+
+  void (async () => {
+    while (!stopped) {
+      try {
+        if ((await once()) === "stop") return;
+      } catch (error) {
+        if (stopped) return;
+        if (error instanceof ApiError) {
+          onState(error);
+          return;
+        }
+      }
+      if (stopped) return;
+      onState("reconnecting");
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      delayMs = Math.min(delayMs * 2, 30_000);
+    }
+  })();
+  return () => {
+    stopped = true;
+    controller?.abort();
+  };
+}

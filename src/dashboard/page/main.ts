@@ -2,7 +2,7 @@
 // the same tab keeps it, closing the tab forgets it), says which key it holds (`viewer`), and
 // fills four panels, each from one query of the public GraphQL API. Each panel loads and fails
 // on its own. The service is on the page's origin or where index.html's meta says (./api.ts).
-import { ApiError, graphql, serviceAddress, type Api } from "./api";
+import { ApiError, graphql, liveEventFields, liveEvents, serviceAddress, type Api, type LiveEvent } from "./api";
 import { barChart, lineChart, type Series } from "./charts";
 import { dataTable, h, table } from "./dom";
 import { formatDay, formatDuration, formatInstant, plural } from "./format";
@@ -149,13 +149,46 @@ const wanted: Panel = async (api) => {
   return [h("p", {}, `${plural(found.length, "vehicle", "vehicles")} wanted.`), table("Wanted vehicles", ["Plate", "Owner", "Reason"], rows), limit];
 };
 
+/** The latest changes, newest first: read once, then kept up to date by the live events. */
+const latestShown = 15;
+let latest: LiveEvent[] = [];
+/** Whether the latest changes were read by this load: only then does the page follow the events after them. */
+let latestRead = false;
+
+const actorName = (actor: LiveEvent["actor"]) =>
+  actor.kind === "key" ? `key "${actor.keyName}"` : actor.kind === "admin" ? "admin command" : "auto-stop rule";
+
+function latestNodes(): Node[] {
+  if (latest.length === 0) return [h("p", {}, "No change recorded yet.")];
+  const rows = latest.map((event) => [formatInstant(event.occurredAt), event.type, `${event.subject.type} ${event.subject.id}`, actorName(event.actor)]);
+  return [table("The latest changes, newest first; times in this browser's time zone", ["When", "Change", "Of", "By"], rows)];
+}
+
+const latestChanges: Panel = async (api) => {
+  const { events } = await graphql<{ events: { data: LiveEvent[] } }>(api, `{ events(perPage: ${latestShown}) { data { ${liveEventFields} } } }`);
+  latest = events.data;
+  latestRead = true;
+  return latestNodes();
+};
+
 /** Each panel with what it reads, as its message names it when the key may not. */
 const panels: [id: string, reads: string, panel: Panel][] = [
   ["on-duty", "who is on duty", onDuty],
   ["week-hours", "this week's hours", weekHours],
   ["per-day", "the records per day", perDay],
   ["wanted", "the wanted vehicles", wanted],
+  ["latest", "the latest changes", latestChanges],
 ];
+
+/** The panels an event's type changes (a network's settings change them all). */
+function panelsChangedBy(type: string): string[] {
+  const family = type.split(".")[0];
+  if (family === "dutytime" || family === "officer") return ["on-duty", "week-hours"];
+  if (family === "vehicle") return ["wanted"];
+  if (family === "missionReport" || family === "patientFile" || family === "offenderFile") return ["per-day"];
+  if (family === "network") return ["on-duty", "week-hours", "per-day", "wanted"];
+  return [];
+}
 
 // --- The key the page holds: `viewer`, which any key may ask. ---
 
@@ -196,10 +229,13 @@ function errorNode(error: unknown): HTMLElement {
   return h("p", { class: "error", role: "alert" }, message);
 }
 
-/** Fills a part with what `content` makes, or with its error; `refused` says what a FORBIDDEN answer means for it. */
-async function fill(body: HTMLElement, load: number, content: () => Promise<Node[]>, refused: () => Promise<ApiError>) {
+/**
+ * Fills a part with what `content` makes, or with its error; `refused` says what a FORBIDDEN
+ * answer means for it. A live update (`quiet`) keeps the part as it is until the new content is there.
+ */
+async function fill(body: HTMLElement, load: number, content: () => Promise<Node[]>, refused: () => Promise<ApiError>, quiet = false) {
   body.setAttribute("aria-busy", "true");
-  body.replaceChildren(note("Loading…"));
+  if (!quiet) body.replaceChildren(note("Loading…"));
   let nodes: Node[];
   try {
     nodes = await content();
@@ -211,7 +247,47 @@ async function fill(body: HTMLElement, load: number, content: () => Promise<Node
   body.removeAttribute("aria-busy");
 }
 
+/** Stops the live events of the last load. */
+let stopLive: (() => void) | null = null;
+
+/**
+ * Follows the network's events from the latest change shown on: each one is added to the latest
+ * changes at once, and the panels it changes are read again (once for a burst of events).
+ */
+function follow(api: Api, load: number, viewer: Promise<unknown>) {
+  const state = byId("live-state");
+  const due = new Set<string>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const reload = () => {
+    timer = null;
+    for (const [id, reads, panel] of panels) {
+      if (!due.has(id)) continue;
+      void fill(byId(id).querySelector<HTMLElement>(".panel-body")!, load, () => panel(api, new Date()), () => forbiddenError(reads, viewer), true);
+    }
+    due.clear();
+  };
+  stopLive = liveEvents(
+    api,
+    latest[0]?.sequence ?? 0,
+    (event) => {
+      if (load !== generation) return;
+      latest = [event, ...latest].slice(0, latestShown);
+      byId("latest").querySelector<HTMLElement>(".panel-body")!.replaceChildren(...latestNodes());
+      for (const id of panelsChangedBy(event.type)) due.add(id);
+      timer ??= setTimeout(reload, 300);
+    },
+    (live) => {
+      if (load !== generation) return;
+      state.textContent = live === "live" ? "Live: changes appear as they are made." : live === "reconnecting" ? "Reconnecting…" : live.message;
+    },
+  );
+}
+
 function load(api: Api) {
+  stopLive?.();
+  stopLive = null;
+  latest = [];
+  latestRead = false;
   const current = ++generation;
   const now = new Date();
   byId("loaded-at").textContent = `Loaded at ${now.toLocaleTimeString()}.`;
@@ -231,12 +307,14 @@ function load(api: Api) {
     () => forbiddenError(null, viewer),
   );
   for (const [id, reads, panel] of panels) {
-    void fill(
+    const filled = fill(
       byId(id).querySelector<HTMLElement>(".panel-body")!,
       current,
       () => panel(api, now),
       () => forbiddenError(reads, viewer),
     );
+    // Live from the latest change shown on, once it is shown (a key without read follows nothing).
+    if (id === "latest") void filled.then(() => current === generation && latestRead && follow(api, current, viewer));
   }
 }
 
@@ -258,6 +336,9 @@ function showDashboard(api: Api) {
 
 function forgetKey() {
   generation += 1;
+  stopLive?.();
+  stopLive = null;
+  byId("live-state").textContent = "";
   try {
     sessionStorage.removeItem(keyItem);
   } catch {
