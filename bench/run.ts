@@ -19,7 +19,7 @@ import { networkKey } from "./seed/keysFile";
 import { fixtureOf } from "./load/fixture";
 import { watchServers } from "./load/quiet";
 import { markdown, progressLine, type BenchResults } from "./load/report";
-import { benchOwner, scenarios as allScenarios, scenariosNamed } from "./load/scenarios";
+import { benchOwner, requestOf, scenarios as allScenarios, scenariosNamed } from "./load/scenarios";
 import { measureSideBySide, sliceFlags, sliceSettingsOf } from "./load/slices";
 import { platformaticInstalled, startTarget, type RunningTarget, type TargetName } from "./load/targets";
 
@@ -50,10 +50,10 @@ async function main() {
     );
     for (const scenario of run.scenarios) {
       const network = networkKey(keys, scenario.network);
-      const measured = running.filter((target) => scenario.requests[target.name]);
+      const measured = running.filter((target) => requestOf(scenario, target.name));
       // Before its first request: what a toggle scenario wrote from here on is undone after it.
       const started = new Date();
-      const contestants = measured.map((target) => ({ name: target.name, url: target.url, request: scenario.requests[target.name]! }));
+      const contestants = measured.map((target) => ({ name: target.name, url: target.url, request: requestOf(scenario, target.name)! }));
       const results = await measureSideBySide(contestants, network.apiKey, slices, quiet);
       if (scenario.createsVehicles) {
         await quiet.wait();

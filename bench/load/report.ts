@@ -93,6 +93,30 @@ function checks(run: BenchResults): string[] {
   return lines;
 }
 
+/** The service against an earlier release (target "release"), where it was measured. */
+function againstRelease(run: BenchResults): string[] {
+  const measured = run.scenarios.filter((scenario) => run.results[scenario.name]?.release);
+  if (measured.length === 0) return [];
+  const lines = [
+    "## The service against the release before it",
+    "",
+    "| scenario | service req/s | p50 | p99 | release req/s | p50 | p99 | service/release |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...measured.map((scenario) => {
+      const r = run.results[scenario.name]!;
+      return `| ${scenario.name} | ${cell(r.service)} | ${cell(r.release)} | ${ratio(r.service, r.release)} |`;
+    }),
+    "",
+  ];
+  // The events issue: writes record their event in their transaction at >= 0.9x the release's req/s.
+  for (const scenario of measured.filter((each) => /^(create|patch|dutytime toggle) /.test(each.name))) {
+    const r = run.results[scenario.name]!;
+    const ok = r.service && r.release ? r.service.requestsPerSecond >= 0.9 * r.release.requestsPerSecond : null;
+    lines.push(`- ${ok === null ? "n/a" : ok ? "met" : "NOT met"}: ${scenario.name}: service >= 0.9x the release (${ratio(r.service, r.release)})`);
+  }
+  return [...lines, ""];
+}
+
 /** A measurement as the bench prints it while it runs. */
 export const progressLine = (server: string, scenario: string, m: Measurement) =>
   `${server.padEnd(12)} ${scenario.padEnd(32)} ${m.requestsPerSecond} req/s  p50 ${m.p50Ms} ms  p99 ${m.p99Ms} ms${m.failures ? `  ${m.failures} FAILED` : ""}`;
@@ -121,5 +145,5 @@ export function markdown(run: BenchResults): string {
     return `| ${scenario.name} | ${targets.map((t) => cell(r[t])).join(" | ")} | ${ratio(r.service, r.floor)} | ${ratio(r.service, r.platformatic)} |`;
   });
   const rss = `| peak RSS (MB) | ${targets.map((t) => `${run.peakRssMb[t] ?? "n/a"} | | `).join(" | ")} | | |`;
-  return [...header, ...rows, rss, "", "## Targets (issue 4)", "", ...checks(run), ""].join("\n");
+  return [...header, ...rows, rss, "", "## Targets (issue 4)", "", ...checks(run), "", ...againstRelease(run)].join("\n");
 }

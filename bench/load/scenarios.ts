@@ -227,3 +227,7 @@ export function scenariosNamed(all: Scenario[], only: string | undefined): Scena
   const parts = only?.split(",").filter((part) => part !== "");
   return parts && parts.length > 0 ? all.filter((scenario) => parts.some((part) => scenario.name.includes(part))) : all;
 }
+
+/** What a target sends in a scenario: the release, an earlier service, sends what the service sends. */
+export const requestOf = (scenario: Scenario, target: TargetName): LoadRequest | undefined =>
+  scenario.requests[target] ?? (target === "release" ? scenario.requests.service : undefined);

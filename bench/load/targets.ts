@@ -5,7 +5,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../lib/processes";
 
-export type TargetName = "service" | "floor" | "platformatic";
+/**
+ * "release": the service of an earlier commit, checked out and installed (npm ci) in the folder
+ * BENCH_RELEASE_DIR names, run as `npm start` runs it there: what a change costs, side by side.
+ */
+export type TargetName = "service" | "floor" | "platformatic" | "release";
 
 export interface RunningTarget {
   name: TargetName;
@@ -36,6 +40,7 @@ function commandOf(
   port: number,
 ): { command: string; args: string[]; env: NodeJS.ProcessEnv; cwd: string } {
   switch (name) {
+    case "release":
     case "service":
       return {
         command: "sh",
@@ -47,7 +52,7 @@ function commandOf(
           RATE_LIMIT_PER_MINUTE: "0",
           PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
         },
-        cwd: repoRoot,
+        cwd: name === "release" ? releaseDir() : repoRoot,
       };
     case "floor":
       return {
@@ -64,6 +69,14 @@ function commandOf(
         cwd: path.join(repoRoot, "bench", "peers"),
       };
   }
+}
+
+function releaseDir(): string {
+  const dir = process.env.BENCH_RELEASE_DIR;
+  if (!dir || !fs.existsSync(path.join(dir, "node_modules"))) {
+    throw new Error("the release target needs BENCH_RELEASE_DIR: a checkout of the earlier commit with npm ci run in it (git worktree add DIR COMMIT)");
+  }
+  return path.resolve(dir);
 }
 
 /** Platformatic is installed only for the bench: `npm ci` in bench/peers. */

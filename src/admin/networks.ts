@@ -1,7 +1,8 @@
 // Network administration: create a network with its first key, replace a key, list.
 import type { Database, Prisma } from "../db/client";
 import { Prisma as Sql } from "../generated/prisma/client";
-import { changeWithEvents, changesBetween } from "../events/record";
+import { announceCommitted, changeWithEvents, changesBetween } from "../events/record";
+import type { StoredEvent } from "../db/store";
 import { firstKeyScopes } from "../model/scopes";
 import { createKey, generateApiKey, isValidAt, regenerateKey } from "../resolvers/apiKeys";
 import { checkScopes } from "../resolvers/keyInput";
@@ -33,15 +34,18 @@ export async function createNetwork(
   const scopes = checkScopes(check, options.scopes ?? firstKeyScopes);
   check.throwIfInvalid();
   const issued = generateApiKey();
-  const created = await db.inTransaction(async () => {
-    const [row] = await db.write.returning<NetworkRow>(Sql.sql`
+  const committed: StoredEvent[] = [];
+  const created = await db.inTransaction(async (tx) => {
+    const [row] = await tx.write.returning<NetworkRow>(Sql.sql`
       INSERT INTO networks (name, identifier_type, key_grace_seconds, created_at)
       VALUES (${name}, ${options.identifierType}, ${options.graceSeconds}, ${now})
       RETURNING ${networkColumns}`);
     const network = networkOf(row);
-    const key = await createKey(adminScope(db, network.id, now), { name: firstKeyName, scopes, origins: [], expiresAt: null }, issued);
+    const within = { tx, committed };
+    const key = await createKey({ ...adminScope(db, network.id, now), within }, { name: firstKeyName, scopes, origins: [], expiresAt: null }, issued);
     return { network, key };
   });
+  announceCommitted(db, committed);
   const { eventRetentionDays: _retention, ...network } = created.network;
   return { network, key: keyView(created.key.key), apiKey: issued.apiKey };
 }
@@ -104,13 +108,13 @@ export async function updateNetworkSettings(db: Database, networkId: number, set
   const wanted = { timeZone, autoStopAfterHours: hours, eventRetentionDays: days };
   const fields = (Object.keys(settingColumns) as (keyof typeof settingColumns)[]).filter((field) => wanted[field] !== undefined);
   if (fields.length === 0) throw new AdminError("Nothing to change: give --time-zone, --auto-stop-after or --event-retention-days.", 2);
-  const network = await changeWithEvents(adminScope(db, networkId, now), async (record) => {
+  const network = await changeWithEvents(adminScope(db, networkId, now), async (tx, record) => {
     // Written first, so that SQLite's transaction holds the writer's lock before it reads.
-    const [before] = await db.write.returning<NetworkRow>(Sql.sql`
+    const [before] = await tx.write.returning<NetworkRow>(Sql.sql`
       UPDATE networks SET event_sequence = event_sequence WHERE id = ${networkId} RETURNING ${networkColumns}`);
     if (!before) throw new AdminError(`No network with id ${networkId}.`);
     const sets = fields.map((field) => Sql.sql`${Sql.raw(settingColumns[field])} = ${wanted[field] ?? null}`);
-    const [after] = await db.write.returning<NetworkRow>(Sql.sql`
+    const [after] = await tx.write.returning<NetworkRow>(Sql.sql`
       UPDATE networks SET ${Sql.join(sets)} WHERE id = ${networkId} RETURNING ${networkColumns}`);
     const changes = changesBetween(networkOf(before), networkOf(after), fields);
     if (Object.keys(changes).length > 0) await record("network.updated", networkId, { changes });

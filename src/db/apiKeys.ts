@@ -12,6 +12,7 @@ import { noteKeyChangeInThisProcess } from "./keyChanges";
 import type { ApiKeyStore, KeyRecord, NewKey, StoredKey } from "./store";
 import { storedInstant } from "./storedInstant";
 import { isUniqueViolation } from "./databaseErrors";
+import type { WriteTransaction } from "./transactions";
 
 /** Most unrevoked keys a network may hold (CONTRACT). */
 export const maxUnrevokedKeys = 100;
@@ -141,26 +142,24 @@ async function listedOrigins(read: ReadSql, now: Date): Promise<Set<string>> {
 const nameTaken = (name: string) =>
   conflict(`The network has an unrevoked key named "${name}" already: choose another name, or revoke that key first.`);
 
-/** Runs its work in one transaction (the database's: src/db/transactions.ts). */
-type InTransaction = <T>(work: () => Promise<T>) => Promise<T>;
 
 /** The advisory lock space of "a network's keys" (PostgreSQL's two-key form: this, the network id). */
 const networkKeysLock = 0x76726b31;
 
 /**
- * Runs `work` in a transaction (the caller's, when it has one: a key's change and its event
- * commit together) in which no other process changes the network's keys. Its reads that must see
- * its own writes go through `write` (the transaction's connection).
+ * Runs `work` in a transaction (the caller's, when the store is a transaction's: a key's change
+ * and its event commit together) in which no other process changes the network's keys, with the
+ * transaction's writes: its reads that must see them go through them too.
  * PostgreSQL: a transaction-scoped advisory lock per network, taken first (unlike a lock of the
  * network's row, it does not wait for writes of vehicles, whose triggers update that row).
  * SQLite: the writer's lock, which the transaction (BEGIN DEFERRED) takes at its first write:
  * `work` must write before it reads, or a commit of another connection in between makes that
  * write fail (SQLITE_BUSY_SNAPSHOT) instead of waiting.
  */
-function withNetworkKeysLocked<T>(write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider, networkId: number, work: () => Promise<T>): Promise<T> {
-  return inTransaction(async () => {
+function withNetworkKeysLocked<T>(transaction: WriteTransaction, provider: DatabaseProvider, networkId: number, work: (write: WriteSql) => Promise<T>): Promise<T> {
+  return transaction(async (write) => {
     if (provider === "postgresql") await write.returning(Prisma.sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(${networkKeysLock}, ${networkId})`);
-    return work();
+    return work(write);
   });
 }
 
@@ -175,10 +174,10 @@ async function insertKey(write: WriteSql, networkId: number, key: NewKey, now: D
   return keyOfRow(row);
 }
 
-async function createKey(write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider, networkId: number, key: NewKey, now: Date): Promise<KeyRecord> {
+async function createKey(transaction: WriteTransaction, provider: DatabaseProvider, networkId: number, key: NewKey, now: Date): Promise<KeyRecord> {
   let created: KeyRecord;
   try {
-    created = await withNetworkKeysLocked(write, inTransaction, provider, networkId, async () => {
+    created = await withNetworkKeysLocked(transaction, provider, networkId, async (write) => {
       // Written first (see withNetworkKeysLocked), then counted: too many rolls it back.
       const row = await insertKey(write, networkId, key, now);
       const [counted] = await write.returning<{ unrevoked: number | string }>(Prisma.sql`
@@ -212,8 +211,7 @@ async function revokeKey(read: ReadSql, write: WriteSql, networkId: number, keyI
 }
 
 async function replaceKey(
-  write: WriteSql,
-  inTransaction: InTransaction,
+  transaction: WriteTransaction,
   provider: DatabaseProvider,
   networkId: number,
   keyId: number,
@@ -223,7 +221,7 @@ async function replaceKey(
 ): Promise<{ replaced: KeyRecord; created: KeyRecord } | null> {
   let replacement: { replaced: KeyRecord; created: KeyRecord } | null;
   try {
-    replacement = await withNetworkKeysLocked(write, inTransaction, provider, networkId, async () => {
+    replacement = await withNetworkKeysLocked(transaction, provider, networkId, async (write) => {
       // Revoked first (a write, see withNetworkKeysLocked): none when it is not the network's
       // unrevoked key, or was revoked meanwhile.
       const [row] = await write.returning<KeyRow>(Prisma.sql`
@@ -262,16 +260,16 @@ async function touchKey(write: WriteSql, keyId: number, at: Date): Promise<void>
     UPDATE api_keys SET last_used_at = ${minute} WHERE id = ${keyId} AND (last_used_at IS NULL OR last_used_at < ${minute})`);
 }
 
-export function apiKeyStore(read: ReadSql, write: WriteSql, inTransaction: InTransaction, provider: DatabaseProvider): ApiKeyStore {
+export function apiKeyStore(read: ReadSql, write: WriteSql, transaction: WriteTransaction, provider: DatabaseProvider): ApiKeyStore {
   /** Last uses being written (nobody waits for them: src/resolvers/admittedKeys.ts). */
   const touching = new Set<Promise<void>>();
   return {
     byHash: (hash) => storedKey(read, hash),
     list: (networkId) => networkKeys(read, networkId),
     byId: (networkId, keyId) => keyById(read, networkId, keyId),
-    create: (networkId, key, now) => createKey(write, inTransaction, provider, networkId, key, now),
+    create: (networkId, key, now) => createKey(transaction, provider, networkId, key, now),
     revoke: (networkId, keyId, at) => revokeKey(read, write, networkId, keyId, at),
-    replace: (networkId, keyId, secret, at, now) => replaceKey(write, inTransaction, provider, networkId, keyId, secret, at, now),
+    replace: (networkId, keyId, secret, at, now) => replaceKey(transaction, provider, networkId, keyId, secret, at, now),
     touch: (keyId, at) => {
       const written = touchKey(write, keyId, at).finally(() => touching.delete(written));
       touching.add(written);

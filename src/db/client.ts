@@ -22,7 +22,7 @@ import { recordStore } from "./records";
 import { recordCountStore } from "./recordCounts";
 import { eventStore } from "./events";
 import { postgresEventNotices, sqliteEventNotices, type EventNotices } from "./eventNotices";
-import { adapterTransactions, type TransactionalAdapter } from "./transactions";
+import { adapterTransactions, joined, type TransactionalAdapter, type WriteTransaction } from "./transactions";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
 import { sqliteFilePath } from "./sqlite/filePath";
 import { openSqliteReads } from "./sqlite/reads";
@@ -57,11 +57,14 @@ export interface Database extends Stores {
    * whose statements hold the process, one per turn of the event loop (src/db/sqlite/writeTurns.ts).
    */
   write: WriteSql;
+  /** Runs `work` in one transaction with the transaction's writes (src/db/transactions.ts). */
+  transaction: WriteTransaction;
   /**
-   * Runs `work` in one transaction: every write of the stores it makes (through `write`) commits
-   * with it or not at all (src/db/transactions.ts). A change and its event are written so.
+   * Runs `work` in one transaction, with stores whose writes are the transaction's (and its
+   * WriteSql): they commit together or not at all (src/db/transactions.ts). A change and its
+   * event are written so (src/events/record.ts).
    */
-  inTransaction<T>(work: () => Promise<T>): Promise<T>;
+  inTransaction<T>(work: (tx: TransactionStores) => Promise<T>): Promise<T>;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
    * and networks (src/db/postgres/keyChanges.ts, heard on src/db/postgres/listener.ts), SQLite
@@ -80,11 +83,19 @@ export interface Database extends Stores {
   close(): Promise<void>;
 }
 
+/** The stores of a transaction, and its writes for what no store says. */
+export type TransactionStores = Stores & { write: WriteSql };
+
 /** What the stores run on. */
-type Paths = Pick<Database, "prisma" | "read" | "write" | "inTransaction" | "provider">;
+interface Paths {
+  read: ReadSql;
+  write: WriteSql;
+  transaction: WriteTransaction;
+  provider: DatabaseProvider;
+}
 
 /** The stores of a database: the vehicles' are each database's own, the others' SQL is shared. */
-function storesOf({ read, write, inTransaction, provider }: Paths): Stores {
+function storesOf({ read, write, transaction, provider }: Paths): Stores {
   return {
     vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write),
     dutytime: dutytimeStore(read, write, provider),
@@ -92,7 +103,7 @@ function storesOf({ read, write, inTransaction, provider }: Paths): Stores {
     records: recordStore(write),
     recordCounts: recordCountStore(read),
     recordTrends: recordTrendStore(read),
-    apiKeys: apiKeyStore(read, write, inTransaction, provider),
+    apiKeys: apiKeyStore(read, write, transaction, provider),
     events: eventStore(read, write, provider),
   };
 }
@@ -103,7 +114,12 @@ function storesOf({ read, write, inTransaction, provider }: Paths): Stores {
  */
 export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSql }): Database {
   const over = { ...db, ...paths };
-  return { ...over, ...storesOf(over) };
+  return { ...over, ...storesOf({ ...over, transaction: db.transaction }) };
+}
+
+/** Transactions whose stores are those of `paths` on the transaction's connection. */
+function storesInTransactions(paths: Paths): Database["inTransaction"] {
+  return (work) => paths.transaction((write) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }));
 }
 
 export async function openDatabase(
@@ -114,13 +130,16 @@ export async function openDatabase(
   const provider = providerOf(url);
   if (provider === "postgresql") {
     const { prisma, adapter, pool: connections, pipelined } = openPostgres(url, pool);
-    const { write, inTransaction } = adapterTransactions(provider, adapter, adapterWrites(provider, adapter));
+    const write = adapterWrites(provider, adapter);
+    const transaction = adapterTransactions(provider, adapter);
     // The one connection that LISTENs; it connects when a channel is first asked for.
     const listener = postgresListener({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true }, listening);
     const keyChanges = keyChangesOf(listener);
     const eventNotices = postgresEventNotices(listener);
     const read = postgresReads(connections, pipelined);
-    const stores = storesOf({ prisma, read, write, inTransaction, provider });
+    const paths = { read, write, transaction, provider };
+    const stores = storesOf(paths);
+    const inTransaction = storesInTransactions(paths);
     const close = async () => {
       await stores.apiKeys.touchesWritten();
       await keyChanges.close();
@@ -132,7 +151,7 @@ export async function openDatabase(
       await pipelined.end();
     };
     const backup = () => Promise.reject(new Error("PostgreSQL is backed up with its own tools: pg_dump (see docs/operations.md)."));
-    return { prisma, read, write, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
+    return { prisma, read, write, transaction, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
   }
   const file = sqliteFilePath(url);
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -144,8 +163,11 @@ export async function openDatabase(
   const eventNotices = sqliteEventNotices(file, sqliteEventPollMs);
   const { read } = reads;
   const adapter = factory.connection as () => Promise<TransactionalAdapter>;
-  const { write, inTransaction } = adapterTransactions(provider, adapter, writesTakingTurns(adapterWrites(provider, adapter)));
-  const stores = storesOf({ prisma, read, write, inTransaction, provider });
+  const write = writesTakingTurns(adapterWrites(provider, adapter));
+  const transaction = adapterTransactions(provider, adapter);
+  const paths = { read, write, transaction, provider };
+  const stores = storesOf(paths);
+  const inTransaction = storesInTransactions(paths);
   const close = async () => {
     // A key's last use is written after its request: closed under it, the write would fail.
     await stores.apiKeys.touchesWritten();
@@ -155,7 +177,7 @@ export async function openDatabase(
     await prisma.$disconnect();
   };
   const backup = async (target: string) => backupSqlite(file, target);
-  return { prisma, read, write, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
+  return { prisma, read, write, transaction, inTransaction, ...stores, keyChanges, eventNotices, provider, url, backup, close };
 }
 
 /**

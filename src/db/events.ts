@@ -43,30 +43,31 @@ const eventOf = (row: EventRow): StoredEvent => ({
 });
 
 /**
- * Raises the network's sequence and writes the event under it, in the caller's transaction. The
- * network's row stays locked until the transaction ends, so a network's events take their
- * sequences in commit order: whatever a reader sees of them is 1..N without a hole. PostgreSQL
- * announces the sequence at commit (never the event: a NOTIFY payload is small, and is lost while
- * a listener is away).
+ * Writes the event under the network's next sequence, in the caller's transaction, in one
+ * statement. The network's row holds the last sequence (networks.event_sequence) and stays locked
+ * until the transaction ends, so a network's events take their sequences in commit order:
+ * whatever a reader sees of them is 1..N without a hole.
+ * - PostgreSQL: the row is raised and the event written by one statement, which also announces
+ *   the sequence at commit (never the event: a NOTIFY payload is small, and is lost while a
+ *   listener is away).
+ * - SQLite (one writer at a time): the event takes the row's sequence + 1, and a trigger raises
+ *   the row to it (migration *_event_log).
  */
 async function append(write: WriteSql, provider: DatabaseProvider, event: NewEvent): Promise<StoredEvent> {
-  const [raised] = await write.returning<{ event_sequence: number | string }>(Prisma.sql`
-    UPDATE networks SET event_sequence = event_sequence + 1 WHERE id = ${event.networkId} RETURNING event_sequence`);
-  if (raised === undefined) throw new Error(`no network ${event.networkId} to record an event in`);
-  const sequence = Number(raised.event_sequence);
   const { actor, subject } = event;
-  const insert = Prisma.sql`
-    INSERT INTO events (network_id, sequence, type, occurred_at, actor_kind, actor_key_id, actor_key_name, subject_type, subject_id, data)
-    VALUES (${event.networkId}, ${sequence}, ${event.type}, ${event.occurredAt}, ${actor.kind}, ${actor.keyId}, ${actor.keyName},
-      ${subject.type}, ${subject.id}, ${JSON.stringify(event.data)})`;
-  if (provider === "postgresql") {
-    await write.returning(Prisma.sql`
-      WITH written AS (${insert} RETURNING network_id, sequence)
-      SELECT 1 AS notified FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`);
-  } else {
-    await write.execute(insert);
-  }
-  return { ...event, sequence };
+  const values = Prisma.sql`${event.type}, ${event.occurredAt}, ${actor.kind}, ${actor.keyId}, ${actor.keyName}, ${subject.type}, ${subject.id}, ${JSON.stringify(event.data)}`;
+  const columns = Prisma.raw("network_id, sequence, type, occurred_at, actor_kind, actor_key_id, actor_key_name, subject_type, subject_id, data");
+  const [row] =
+    provider === "postgresql"
+      ? await write.returning<{ sequence: number | string }>(Prisma.sql`
+          WITH raised AS (UPDATE networks SET event_sequence = event_sequence + 1 WHERE id = ${event.networkId} RETURNING id, event_sequence),
+            written AS (INSERT INTO events (${columns}) SELECT id, event_sequence, ${values} FROM raised RETURNING network_id, sequence)
+          SELECT written.sequence FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`)
+      : await write.returning<{ sequence: number | string }>(Prisma.sql`
+          INSERT INTO events (${columns}) SELECT id, event_sequence + 1, ${values} FROM networks WHERE id = ${event.networkId}
+          RETURNING sequence`);
+  if (row === undefined) throw new Error(`no network ${event.networkId} to record an event in`);
+  return { ...event, sequence: Number(row.sequence) };
 }
 
 function filterWhere(networkId: number, filter: EventFilter): Prisma.Sql {

@@ -1,16 +1,15 @@
-// Transactions for the hot write paths: a change and its event commit together or not at all
-// (src/events/record.ts). The stores write through one WriteSql (src/db/adapterWrites.ts); inside
-// `inTransaction(work)` that WriteSql sends every statement `work` causes to the transaction, by
-// the asynchronous context the work runs in, so the stores need no second set of write methods.
+// Transactions for the write paths: a change and its event commit together or not at all
+// (src/events/record.ts). A transaction hands its work a WriteSql on the transaction's connection;
+// the database builds its stores on it (src/db/client.ts, Database.inTransaction), so a change
+// writes through the same store methods inside a transaction as outside one.
 //
 // Invariants:
-// - Inside a transaction only `write` may be used for writes: Prisma's client and its own
-//   transactions would wait for the adapter's lock (SQLite) that this transaction holds.
+// - Inside a transaction only its WriteSql may write: Prisma's client, its own transactions and
+//   the database's other writes wait for the adapter's lock (SQLite) that the transaction holds.
 // - Reads on the read path do not see the transaction's uncommitted rows: what a transaction
-//   must read back, it reads with RETURNING.
-// - A transaction inside another joins it.
-import { AsyncLocalStorage } from "node:async_hooks";
-import type { Prisma } from "../generated/prisma/client";
+//   must read back, it reads through its WriteSql (RETURNING, or a SELECT on its connection).
+// - The transaction is passed, not found in an AsyncLocalStorage: that would turn on promise
+//   hooks for the whole process, a cost on every request (docs/performance.md).
 import type { DatabaseProvider } from "../config/database";
 import type { QueryableAdapter } from "./adapterReads";
 import { adapterWrites, type WriteSql } from "./adapterWrites";
@@ -28,12 +27,14 @@ export interface TransactionalAdapter extends QueryableAdapter {
   startTransaction(): Promise<AdapterTransaction>;
 }
 
-export interface Transactions {
-  /** Writes: in the current transaction when there is one, else on their own. */
-  write: WriteSql;
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  inTransaction<T>(work: () => Promise<T>): Promise<T>;
-}
+/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+export type WriteTransaction = <T>(work: (write: WriteSql) => Promise<T>) => Promise<T>;
+
+/** Inside a transaction already: work joins it. */
+export const joined =
+  (write: WriteSql): WriteTransaction =>
+  (work) =>
+    work(write);
 
 const noArgs = { args: [], argTypes: [] };
 
@@ -48,28 +49,21 @@ async function finish(tx: AdapterTransaction, outcome: "COMMIT" | "ROLLBACK"): P
 }
 
 /**
- * `alone`: how a write outside any transaction runs (on SQLite, taking its turn:
- * src/db/sqlite/writeTurns.ts). Statements of a transaction run at once: it holds the writer's
- * lock, and the few statements of one change take microseconds each.
+ * Transactions on the adapter under Prisma's client. Their statements run at once (on SQLite not
+ * taking turns, src/db/sqlite/writeTurns.ts): the transaction holds the writer's lock, and the
+ * few statements of one change take microseconds each.
  */
-export function adapterTransactions(provider: DatabaseProvider, adapter: () => Promise<TransactionalAdapter>, alone: WriteSql): Transactions {
-  const current = new AsyncLocalStorage<WriteSql>();
-  const write: WriteSql = {
-    execute: (statement: Prisma.Sql) => (current.getStore() ?? alone).execute(statement),
-    returning: <Row>(statement: Prisma.Sql) => (current.getStore() ?? alone).returning<Row>(statement),
-  };
-  async function inTransaction<T>(work: () => Promise<T>): Promise<T> {
-    if (current.getStore()) return work();
+export function adapterTransactions(provider: DatabaseProvider, adapter: () => Promise<TransactionalAdapter>): WriteTransaction {
+  return async (work) => {
     const tx = await (await adapter()).startTransaction();
-    let result: T;
+    let result;
     try {
-      result = await current.run(adapterWrites(provider, () => Promise.resolve(tx)), work);
+      result = await work(adapterWrites(provider, () => Promise.resolve(tx)));
     } catch (error) {
       await finish(tx, "ROLLBACK").catch(() => undefined);
       throw error;
     }
     await finish(tx, "COMMIT");
     return result;
-  }
-  return { write, inTransaction };
+  };
 }

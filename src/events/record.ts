@@ -2,7 +2,7 @@
 // network's data runs the change through `changeWithEvents`: the change's writes and its events
 // commit in one transaction (src/db/transactions.ts), or neither does. A change that changes
 // nothing records nothing: the rule simply records no event. No route or resolver builds an event.
-import type { Database } from "../db/client";
+import type { Database, TransactionStores } from "../db/client";
 import type { EventActor, StoredEvent } from "../db/store";
 import type { KeyScope } from "../context";
 import { eventTypes, type EventType } from "../model/eventTypes";
@@ -13,6 +13,11 @@ export interface ChangeScope {
   network: { id: number };
   key: KeyScope;
   now: () => Date;
+  /**
+   * A transaction the caller holds already (a network made with its first key): the change joins
+   * it, and its events are added to `committed`, for the caller to announce after its commit.
+   */
+  within?: { tx: TransactionStores; committed: StoredEvent[] };
 }
 
 /** The service itself: the auto-stop rule. */
@@ -27,12 +32,17 @@ export function actorOf(key: KeyScope): EventActor {
 export type RecordEvent = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => Promise<void>;
 
 /**
- * Runs `change` in one transaction with the events it records. After the commit, this process's
+ * Runs `change` in one transaction with the events it records: `change` writes through the
+ * transaction's stores (`tx`), never the database's own. After the commit, this process's
  * subscribers are told at once (other processes learn through the database: src/db/eventNotices.ts).
  */
-export async function changeWithEvents<T>(scope: ChangeScope, change: (record: RecordEvent) => Promise<T>, actor: EventActor = actorOf(scope.key)): Promise<T> {
+export async function changeWithEvents<T>(
+  scope: ChangeScope,
+  change: (tx: TransactionStores, record: RecordEvent) => Promise<T>,
+  actor: EventActor = actorOf(scope.key),
+): Promise<T> {
   const recorded: StoredEvent[] = [];
-  const record: RecordEvent = async (type, subjectId, data) => {
+  const recordIn = (tx: TransactionStores): RecordEvent => async (type, subjectId, data) => {
     const event = {
       networkId: scope.network.id,
       type,
@@ -41,11 +51,21 @@ export async function changeWithEvents<T>(scope: ChangeScope, change: (record: R
       subject: { type: eventTypes[type].subject, id: String(subjectId) },
       data: jsonData(data),
     };
-    recorded.push(await scope.db.events.append(event));
+    recorded.push(await tx.events.append(event));
   };
-  const result = await scope.db.inTransaction(() => change(record));
-  for (const event of recorded) scope.db.eventNotices.committedHere(event.networkId, event.sequence);
+  if (scope.within) {
+    const result = await change(scope.within.tx, recordIn(scope.within.tx));
+    scope.within.committed.push(...recorded);
+    return result;
+  }
+  const result = await scope.db.inTransaction((tx) => change(tx, recordIn(tx)));
+  announceCommitted(scope.db, recorded);
   return result;
+}
+
+/** Tells this process's subscribers of events just committed (other processes learn through the database). */
+export function announceCommitted(db: Database, events: readonly StoredEvent[]): void {
+  for (const event of events) db.eventNotices.committedHere(event.networkId, event.sequence);
 }
 
 /** Data as its JSON will read it back (instants as ISO text), so a stored and a live event are alike. */

@@ -50,8 +50,8 @@ export const listKeys = (keys: ApiKeyStore, networkId: number): Promise<KeyRecor
 export async function createKey(scope: ChangeScope, input: KeyInput, issued = generateApiKey()): Promise<IssuedKeyRecord> {
   const now = scope.now();
   const checked = checkKeyInput(input, now);
-  const key = await changeWithEvents(scope, async (record) => {
-    const created = await scope.db.apiKeys.create(scope.network.id, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
+  const key = await changeWithEvents(scope, async (tx, record) => {
+    const created = await tx.apiKeys.create(scope.network.id, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
     await record("apiKey.created", created.id, keyData(created));
     return created;
   });
@@ -67,8 +67,8 @@ const endOfGrace = (graceSeconds: number, now: Date) => new Date(now.getTime() +
 export async function revokeKey(scope: ChangeScope, keyId: number, graceSeconds: number): Promise<KeyRecord> {
   const now = scope.now();
   const at = endOfGrace(graceSeconds, now);
-  const revoked = await changeWithEvents(scope, async (record) => {
-    const outcome = await scope.db.apiKeys.revoke(scope.network.id, keyId, at, now);
+  const revoked = await changeWithEvents(scope, async (tx, record) => {
+    const outcome = await tx.apiKeys.revoke(scope.network.id, keyId, at, now);
     if (outcome?.changed) await record("apiKey.revoked", outcome.key.id, keyData(outcome.key));
     return outcome;
   });
@@ -105,8 +105,8 @@ export async function regenerateKey(scope: ChangeScope, keyId: number | null, gr
   }
   const issued = generateApiKey();
   // Two changes, each with its event: the old key revoked, the new one made.
-  const replacement = await changeWithEvents(scope, async (record) => {
-    const outcome = await keys.replace(networkId, old.id, issued, revokedAt, now);
+  const replacement = await changeWithEvents(scope, async (tx, record) => {
+    const outcome = await tx.apiKeys.replace(networkId, old.id, issued, revokedAt, now);
     if (outcome) {
       await record("apiKey.revoked", outcome.replaced.id, keyData(outcome.replaced));
       await record("apiKey.created", outcome.created.id, { ...keyData(outcome.created), replacesKeyId: outcome.replaced.id });

@@ -22,8 +22,8 @@ export type { ActiveOfficer };
 export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
   await endStaleEntries(ctx);
-  const stopped = await changeWithEvents(ctx, async (record) => {
-    const ended = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
+  const stopped = await changeWithEvents(ctx, async (tx, record) => {
+    const ended = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
     for (const entry of ended) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "stop" });
     return ended;
   });
@@ -42,12 +42,12 @@ export async function toggleDutytime(ctx: Context, identifier: string): Promise<
   await endStaleEntries(ctx);
   for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
     try {
-      return await changeWithEvents(ctx, async (record): Promise<DutytimeStatus> => {
-        const stopped = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
+      return await changeWithEvents(ctx, async (tx, record): Promise<DutytimeStatus> => {
+        const stopped = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
         for (const entry of stopped) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
         if (stopped.length > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
         const startedAt = ctx.now();
-        const entryId = await ctx.db.dutytime.start(ctx.network.id, officer.id, startedAt);
+        const entryId = await tx.dutytime.start(ctx.network.id, officer.id, startedAt);
         await record("dutytime.started", officer.identifier, dutytimeData(officer, { id: entryId, startedAt, endedAt: null }));
         return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
       });

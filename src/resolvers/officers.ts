@@ -81,13 +81,13 @@ export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Off
   const existing = await officers.byIdentifier(ctx.network.id, input.identifier);
   if (existing && !existing.removedAt) throw taken;
   try {
-    return await changeWithEvents(ctx, async (record) => {
+    return await changeWithEvents(ctx, async (tx, record) => {
       if (existing) {
-        if (!(await officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
+        if (!(await tx.officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
         await record("officer.added", existing.identifier, { identifier: existing.identifier, name, returned: true });
         return { ...existing, name, removedAt: null };
       }
-      const added = await officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
+      const added = await tx.officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
       await record("officer.added", added.identifier, { identifier: added.identifier, name, returned: false });
       return added;
     });
@@ -102,8 +102,8 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
   const check = new Validator();
   const trimmed = checkName(check, name);
   check.throwIfInvalid();
-  const renamed = await changeWithEvents(ctx, async (record) => {
-    if (!(await ctx.db.officers.update(ctx.network.id, officer.id, { name: trimmed }))) return false;
+  const renamed = await changeWithEvents(ctx, async (tx, record) => {
+    if (!(await tx.officers.update(ctx.network.id, officer.id, { name: trimmed }))) return false;
     if (trimmed !== officer.name) await record("officer.renamed", officer.identifier, { changes: { name: { from: officer.name, to: trimmed } } });
     return true;
   });
@@ -122,9 +122,9 @@ export async function removeOfficer(ctx: Context, identifier: string): Promise<O
   await endStaleEntries(ctx);
   const removedAt = ctx.now();
   // One transaction: a removed officer is never left on duty.
-  const removed = await changeWithEvents(ctx, async (record) => {
-    if (!(await ctx.db.officers.remove(ctx.network.id, officer.id, removedAt))) return false;
-    const [ended] = await ctx.db.dutytime.stopOpen(ctx.network.id, officer.id, removedAt);
+  const removed = await changeWithEvents(ctx, async (tx, record) => {
+    if (!(await tx.officers.remove(ctx.network.id, officer.id, removedAt))) return false;
+    const [ended] = await tx.dutytime.stopOpen(ctx.network.id, officer.id, removedAt);
     await record("officer.removed", officer.identifier, { identifier: officer.identifier, name: officer.name, removedAt, endedEntryId: ended?.id ?? null });
     return true;
   });

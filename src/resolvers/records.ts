@@ -24,8 +24,8 @@ export async function createMissionReport(ctx: Context, input: RecordInput & { t
   const check = new Validator();
   const title = optionalText(check, "title", input.title);
   check.throwIfInvalid();
-  return changeWithEvents(ctx, async (record) => {
-    const created = await ctx.db.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (tx, record) => {
+    const created = await tx.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
     await record("missionReport.created", created.id, recordData(created));
     return created;
   });
@@ -35,8 +35,8 @@ export async function createPatientFile(ctx: Context, input: RecordInput & { pat
   const check = new Validator();
   const patientName = optionalText(check, "patientName", input.patientName);
   check.throwIfInvalid();
-  return changeWithEvents(ctx, async (record) => {
-    const created = await ctx.db.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (tx, record) => {
+    const created = await tx.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
     await record("patientFile.created", created.id, recordData(created));
     return created;
   });
@@ -46,8 +46,8 @@ export async function createOffenderFile(ctx: Context, input: RecordInput & { of
   const check = new Validator();
   const offenderName = optionalText(check, "offenderName", input.offenderName);
   check.throwIfInvalid();
-  return changeWithEvents(ctx, async (record) => {
-    const created = await ctx.db.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
+  return changeWithEvents(ctx, async (tx, record) => {
+    const created = await tx.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
     await record("offenderFile.created", created.id, recordData(created));
     return created;
   });

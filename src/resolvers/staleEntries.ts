@@ -37,8 +37,8 @@ async function endEntriesOlderThan(ctx: Context, limitMs: number): Promise<void>
     // The rule ends it, not the key whose request noticed it.
     await changeWithEvents(
       ctx,
-      async (record) => {
-        if (!(await ctx.db.dutytime.autoStop(ctx.network.id, entry.id, endedAt)) || !officer) return;
+      async (tx, record) => {
+        if (!(await tx.dutytime.autoStop(ctx.network.id, entry.id, endedAt)) || !officer) return;
         await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, { ...entry, endedAt }), reason: "auto-stop" });
       },
       systemActor,

@@ -56,8 +56,8 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const now = ctx.now();
   const fields = { ...changes, plate: changes.plate! };
   const vehicle = { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now };
-  return changeWithEvents(ctx, async (record) => {
-    const created = await ctx.db.vehicles.insert(vehicle);
+  return changeWithEvents(ctx, async (tx, record) => {
+    const created = await tx.vehicles.insert(vehicle);
     await record("vehicle.created", created.id, vehicleData(created));
     return created;
   });
@@ -78,8 +78,8 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
     const searchText = searchTextOf(next);
     const changed = changesBetween(current, changes, vehicleFieldNames);
-    const updated = await changeWithEvents(ctx, async (record) => {
-      if (!(await ctx.db.vehicles.updateAsRead(current, changes, searchText, updatedAt))) return false;
+    const updated = await changeWithEvents(ctx, async (tx, record) => {
+      if (!(await tx.vehicles.updateAsRead(current, changes, searchText, updatedAt))) return false;
       // updatedAt is not a change: an update that changes no field records nothing.
       if (Object.keys(changed).length > 0) await record("vehicle.updated", current.id, { changes: changed });
       return true;
@@ -91,8 +91,8 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
 
 export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
   const vehicle = await findVehicle(ctx, id);
-  const removed = await changeWithEvents(ctx, async (record) => {
-    if (!(await ctx.db.vehicles.remove(ctx.network.id, vehicle.id))) return false;
+  const removed = await changeWithEvents(ctx, async (tx, record) => {
+    if (!(await tx.vehicles.remove(ctx.network.id, vehicle.id))) return false;
     await record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
     return true;
   });

@@ -29,3 +29,11 @@ CREATE INDEX "events_network_id_actor_key_id_occurred_at_idx" ON "events"("netwo
 -- CreateIndex
 CREATE INDEX "events_network_id_occurred_at_idx" ON "events"("network_id", "occurred_at");
 
+
+-- Hand-written: the network's last sequence follows its events (src/db/events.ts writes an event
+-- under event_sequence + 1 in the change's transaction; SQLite has one writer at a time). Never
+-- lowered: removing old events does not free their sequences.
+CREATE TRIGGER "events_raise_network_sequence" AFTER INSERT ON "events"
+BEGIN
+  UPDATE "networks" SET "event_sequence" = NEW."sequence" WHERE "id" = NEW."network_id" AND "event_sequence" < NEW."sequence";
+END;
