@@ -226,10 +226,16 @@ export function eventFeed(db: Database, now: () => Date, maxQueued: number): Eve
     const subscribers = [...networks.values()].flatMap((feed) => [...feed.subscribers]);
     const epoch = db.keyChanges.epoch();
     if (epoch === null || epoch !== keysEpoch) {
-      keysEpoch = epoch;
       keys.clear();
       const wanted = new Map(subscribers.map((subscriber) => [subscriber.request.keyId, subscriber.request.networkId]));
-      for (const [keyId, networkId] of wanted) keys.set(keyId, await db.apiKeys.byId(networkId, keyId).catch(() => undefined) ?? null);
+      let readAll = true;
+      for (const [keyId, networkId] of wanted) {
+        // A key that could not be read (the database away) is not judged: read again next time.
+        const key = await db.apiKeys.byId(networkId, keyId).then((found) => found, () => undefined);
+        if (key === undefined) readAll = false;
+        else keys.set(keyId, key);
+      }
+      if (readAll) keysEpoch = epoch;
     }
     const at = now();
     for (const subscriber of subscribers) {
