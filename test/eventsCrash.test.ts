@@ -2,9 +2,8 @@
 // changes and their events one to one: each change commits in one transaction with its event
 // (src/events/record.ts), so the kill can cut off a whole change, never half of one.
 import { spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
-import { unsupportedNodeAllowance } from "./support/process";
+import { freePort, unsupportedNodeAllowance } from "./support/process";
 import { freshDatabase, type FreshDatabase } from "./support/database";
 import { migrate } from "../src/db/migrate";
 import { openDatabase } from "../src/db/client";
@@ -14,17 +13,6 @@ import { Prisma } from "../src/generated/prisma/client";
 jest.setTimeout(120_000);
 const repoRoot = path.resolve(__dirname, "..");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 let database: FreshDatabase;
 beforeAll(async () => {
@@ -39,7 +27,7 @@ test("kill -9 during concurrent creates, toggles and reports: every committed ch
   await setup.close();
 
   const host = "127.0.0.1";
-  const port = await freePort(host);
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ...unsupportedNodeAllowance(), PORT: String(port), HOST: host, DATABASE_URL: database.url, LOG_LEVEL: "silent" };
   delete env.DATA_DIR;
   const child = spawn(path.join(repoRoot, "node_modules", ".bin", "tsx"), ["src/main.ts"], { cwd: repoRoot, env, detached: true, stdio: "ignore" });
