@@ -204,6 +204,8 @@ describe("WebSocket (graphql-transport-ws)", () => {
       connectionParams,
       retryAttempts: 0,
       lazy: false,
+      // A refused connection is the test's to check, not the console's.
+      onNonLazyError: () => undefined,
       on: { closed: (event) => (closeCode = (event as { code: number }).code) },
     });
     const ended = new Promise<unknown>((resolve) => {
@@ -255,5 +257,80 @@ describe("WebSocket (graphql-transport-ws)", () => {
     await ws.ended;
     expect(ws.results.pop()?.errors?.[0].extensions?.code).toBe("UNAUTHENTICATED");
     await ws.dispose();
+  });
+});
+
+describe("edges (found in review)", () => {
+  test("a replay longer than SUBSCRIPTION_MAX_QUEUED goes at the subscriber's pace, whole; an `after` older than the retained events does not stall", async () => {
+    const small = await startService({ limits: { subscriptionMaxQueued: 10, subscriptionHeartbeatMs: 200 } });
+    try {
+      const own = await small.network();
+      const api = client(small.url, own.apiKey);
+      for (let i = 0; i < 40; i++) expect((await api.post("/vehicles", { plate: `RP-${i}` })).status).toBe(201);
+      const replay = await subscribeSse(small.url, own.apiKey, subscription, { after: 0 });
+      const events = eventsOf(await replay.nexts(41));
+      expect(events.map((event) => event.data!.events.sequence)).toEqual(Array.from({ length: 41 }, (_, i) => i + 1));
+      replay.close();
+
+      // Every event removed by retention, then a subscriber after 1: it goes on live at once.
+      await updateNetworkSettings(small.db, own.id, { eventRetentionDays: 1 }, new Date());
+      await removeExpiredEvents(small.db, new Date(Date.now() + 2 * 86_400_000));
+      const late = await subscribeSse(small.url, own.apiKey, subscription, { after: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect((await api.post("/vehicles", { plate: "RP-LIVE" })).status).toBe(201);
+      expect(eventsOf(await late.nexts(1)).map((event) => event.data!.events.sequence)).toEqual([43]);
+      late.close();
+    } finally {
+      await small.close();
+    }
+  });
+
+  test("a key that expires while subscribed: its subscription ends with UNAUTHENTICATED", async () => {
+    const own = await service.network();
+    const expiring = await createKey(adminScope(service.db, own.id, new Date()), { name: "short", scopes: ["read"], origins: [], expiresAt: new Date(Date.now() + 1_500) });
+    const sse = await subscribeSse(service.url, expiring.apiKey, subscription);
+    await sse.ended;
+    expect(eventsOf(sse.frames).pop()?.errors?.[0].extensions.code).toBe("UNAUTHENTICATED");
+  });
+
+  test("bad cursors and Last-Event-ID are refused or ignored, never a 500; a subscription without Accept: text/event-stream is 406", async () => {
+    const own = await service.network();
+    const api = client(service.url, own.apiKey);
+    const huge = Buffer.from(JSON.stringify({ sequence: 2 ** 40, _pointsToNextItems: true })).toString("base64url");
+    const refused = await api.get(`/events?cursor=${huge}`);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.cursor).toBeDefined();
+    const sse = await subscribeSse(service.url, own.apiKey, subscription, { after: 0 }, { "Last-Event-ID": "99999999999999999999" });
+    expect(eventsOf(await sse.nexts(1)).map((event) => event.data!.events.sequence)).toEqual([1]);
+    sse.close();
+    const json = await fetch(`${service.url}/graphql`, {
+      method: "POST",
+      headers: { "X-API-Key": own.apiKey, "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ query: subscription }),
+    });
+    expect(json.status).toBe(406);
+    await json.body?.cancel();
+  });
+
+  test("WebSocket: every operation is admitted again: a key revoked after the connection began is refused and the socket closed 4401", async () => {
+    const own = await service.network();
+    const writer = await createKey(adminScope(service.db, own.id, new Date()), { name: "ws writer", scopes: ["read", "write"], origins: [], expiresAt: null });
+    let closeCode: number | undefined;
+    const wsClient = createClient({ url: `${service.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { "X-API-Key": writer.apiKey }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined, on: { closed: (event) => (closeCode = (event as { code: number }).code) } });
+    const run = (query: string) =>
+      new Promise<{ result?: unknown; error?: unknown }>((resolve) => {
+        let result: unknown;
+        wsClient.subscribe({ query }, { next: (value) => (result = value), error: (error) => resolve({ error }), complete: () => resolve({ result }) });
+      });
+    expect(await run('mutation { createVehicle(input: {plate: "WS-1"}) { plate } }')).toEqual({ result: { data: { createVehicle: { plate: "WS-1" } } } });
+    await revokeKey(adminScope(service.db, own.id, new Date()), writer.key.id, 0);
+    // Refused (UNAUTHENTICATED, and the socket closed at once): no result.
+    const after = await run('mutation { createVehicle(input: {plate: "WS-2"}) { plate } }');
+    expect(after.result).toBeUndefined();
+    expect(after.error).toBeDefined();
+    for (let waited = 0; closeCode === undefined && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(closeCode).toBe(4401);
+    expect((await client(service.url, own.apiKey).get("/vehicles?search=WS-2")).body.meta.total).toBe(0);
+    await wsClient.dispose();
   });
 });

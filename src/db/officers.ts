@@ -91,6 +91,8 @@ export function officerStore(read: ReadSql, write: WriteSql): OfficerStore {
       if (sets.length === 0) return (await officerById(read, networkId, id)) !== null;
       return (await write.execute(Prisma.sql`UPDATE officers SET ${Prisma.join(sets)} WHERE id = ${id} AND network_id = ${networkId}`)) > 0;
     },
+    rename: async (networkId, id, from, to) =>
+      (await write.execute(Prisma.sql`UPDATE officers SET name = ${to} WHERE id = ${id} AND network_id = ${networkId} AND name = ${from}`)) > 0,
     remove: async (networkId, id, removedAt) =>
       (await write.execute(Prisma.sql`
         UPDATE officers SET removed_at = ${removedAt} WHERE id = ${id} AND network_id = ${networkId} AND removed_at IS NULL`)) > 0,

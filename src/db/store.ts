@@ -39,8 +39,8 @@ export interface VehicleStore {
    * (its updatedAt unchanged); answers whether it was.
    */
   updateAsRead(read: Vehicle, changes: VehicleChanges, searchText: string, updatedAt: Date): Promise<boolean>;
-  /** Deletes the network's vehicle; answers whether it was there. */
-  remove(networkId: number, id: number): Promise<boolean>;
+  /** Deletes the vehicle if it is still as read (its updatedAt unchanged); answers whether it was. */
+  removeAsRead(read: Vehicle): Promise<boolean>;
 }
 
 export interface ActiveOfficer {
@@ -140,6 +140,8 @@ export interface OfficerStore {
   page(networkId: number, request: OfficerListRequest): Promise<{ data: Officer[]; total: number }>;
   /** Adds an officer; an identifier the network has already fails with a unique violation. */
   add(officer: Omit<Officer, "id">): Promise<Officer>;
+  /** Renames the officer if its name is still `from`; answers whether it was. */
+  rename(networkId: number, id: number, from: string, to: string): Promise<boolean>;
   /** Changes the officer's name or removal; answers whether the officer was there. */
   update(networkId: number, id: number, changes: Partial<Pick<Officer, "name" | "removedAt">>): Promise<boolean>;
   /**

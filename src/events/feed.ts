@@ -15,6 +15,7 @@ import type { StoredEvent } from "../db/store";
 import type { EventType } from "../model/eventTypes";
 import { isValidAt } from "../model/keyValidity";
 import { ErrorCode, unauthenticated } from "../errors";
+import { logInternalError } from "../publicError";
 
 /** What a subscription yields: an event, or its end with the reason. */
 export type FeedItem = { event: StoredEvent } | { end: GraphQLError };
@@ -39,17 +40,21 @@ export interface EventFeed {
 const readBatch = 500;
 /** How often subscribers' keys are checked (revocations end subscriptions within this). */
 const keyCheckMs = 500;
+/** A failed read of new events is tried again after this. */
+const retryMs = 1_000;
 
 export const tooSlow = (lastSequence: number) =>
   new GraphQLError("The subscriber read too slowly: resume with after set to extensions.lastSequence.", {
     extensions: { code: ErrorCode.RATE_LIMITED, reason: "slow subscriber", lastSequence },
   });
 
-const unreadable = (error: unknown, lastSequence: number) =>
-  new GraphQLError("The events could not be read: resume with after set to extensions.lastSequence.", {
-    originalError: error as Error,
+/** The events could not be read: the cause is logged, the subscriber told to resume (no cause attached: it would be masked). */
+function unreadable(error: unknown, lastSequence: number) {
+  logInternalError(error);
+  return new GraphQLError("The events could not be read: resume with after set to extensions.lastSequence.", {
     extensions: { code: ErrorCode.UNAVAILABLE, lastSequence },
   });
+}
 
 class Subscriber implements AsyncIterableIterator<FeedItem> {
   /** The last sequence taken into the queue (offered or read); -1 until the start is known. */
@@ -70,53 +75,62 @@ class Subscriber implements AsyncIterableIterator<FeedItem> {
     private readonly detach: (subscriber: Subscriber) => void,
   ) {}
 
-  /** Starts at `after` (or at `current`, the network's last sequence, for live events only). */
+  /**
+   * Starts after `after` (or at `current`, the network's last sequence, for live events only). An
+   * `after` past the last sequence is taken as the last: nothing past it exists to wait for.
+   */
   start(current: number) {
-    this.last = this.request.after ?? current;
+    this.last = Math.min(this.request.after ?? current, current);
     this.handed = this.last;
     this.target = Math.max(this.target, current);
-    this.catchUp();
+    this.pump();
+  }
+
+  /** Live: the subscriber has taken every event known, and reads nothing. */
+  private get live() {
+    return this.last >= 0 && !this.reading && this.last >= this.target;
   }
 
   offer(event: StoredEvent) {
     if (this.ended || event.sequence <= this.last) return;
-    if (this.last >= 0 && !this.reading && event.sequence === this.last + 1) {
-      this.take(event);
+    if (this.live && event.sequence === this.last + 1) {
+      // A subscriber that has not taken what it holds is too slow for live events: it ends, and
+      // resumes with `after` (a replay reads at the subscriber's pace instead, below).
+      if (this.queue.length >= this.maxQueued) this.end(tooSlow(this.handed));
+      else this.take(event);
       return;
     }
     this.target = Math.max(this.target, event.sequence);
-    if (this.last >= 0) this.catchUp();
+    this.pump();
   }
 
-  /** Reads (last, target] from the database, then goes on live. */
-  private catchUp() {
-    if (this.reading || this.ended || this.last >= this.target) return;
+  /**
+   * Reads (last, target] from the database a batch at a time, while the queue has room (the
+   * consumer's next() asks for more): a replay of any length goes at the subscriber's pace. A
+   * read that finds none of them (removed by retention) skips to the target.
+   */
+  private pump() {
+    const batch = Math.min(readBatch, this.maxQueued);
+    if (this.reading || this.ended || this.last < 0 || this.last >= this.target || this.queue.length >= batch) return;
     this.reading = true;
     void (async () => {
       try {
-        while (!this.ended && this.last < this.target) {
-          const filter = { types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after: this.last, before: null };
-          const rows = await this.db.events.page(this.request.networkId, filter, { limit: readBatch, order: "oldest" });
-          if (rows.length === 0) break;
-          for (const row of rows) if (!this.ended) this.take(row);
-        }
+        const filter = { types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after: this.last, before: null };
+        const rows = await this.db.events.page(this.request.networkId, filter, { limit: batch, order: "oldest" });
+        if (rows.length === 0) this.last = Math.max(this.last, this.target);
+        for (const row of rows) if (!this.ended && row.sequence > this.last) this.take(row);
       } catch (error) {
         this.end(unreadable(error, this.handed));
       } finally {
         this.reading = false;
       }
-      // Offered while reading past what was read: read on.
-      if (this.last < this.target) this.catchUp();
+      this.pump();
     })();
   }
 
   private take(event: StoredEvent) {
     this.last = event.sequence;
     if (this.request.types && !this.request.types.has(event.type)) return;
-    if (this.queue.length >= this.maxQueued) {
-      this.end(tooSlow(this.handed));
-      return;
-    }
     this.push({ event });
   }
 
@@ -146,6 +160,7 @@ class Subscriber implements AsyncIterableIterator<FeedItem> {
     const item = this.queue.shift();
     if (item) {
       this.hand(item);
+      this.pump();
       return Promise.resolve({ value: item, done: false });
     }
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
@@ -197,7 +212,8 @@ export function eventFeed(db: Database, now: () => Date, maxQueued: number): Eve
         }
       }
     } catch {
-      // Read again at the next notice; each subscriber catches up from its own last sequence.
+      // Read again soon: on a quiet network the next notice may be hours away.
+      setTimeout(() => void readNew(networkId, feed), retryMs).unref();
     } finally {
       feed.reading = false;
     }
@@ -215,33 +231,39 @@ export function eventFeed(db: Database, now: () => Date, maxQueued: number): Eve
       const last = await db.events.lastSequences([...networks.keys()]);
       for (const [networkId, sequence] of last) heard(networkId, sequence);
     } catch {
-      // The next notice or commit seen tries again.
+      setTimeout(() => void unsure(), retryMs).unref();
     }
   }
 
-  /** Keys last read, by id: checked against the clock every interval, read again when keys changed. */
+  /**
+   * Keys last read, by id: checked against the clock every interval (an expiry or the end of a
+   * grace period), read again when keys changed, and read when a subscriber of a key not read yet
+   * comes. A key that could not be read (the database away) is not judged: it is read next time.
+   */
   let keysEpoch: number | null = null;
+  let checking = false;
   const keys = new Map<number, { expiresAt: Date | null; revokedAt: Date | null } | null>();
   async function checkKeys() {
-    const subscribers = [...networks.values()].flatMap((feed) => [...feed.subscribers]);
-    const epoch = db.keyChanges.epoch();
-    if (epoch === null || epoch !== keysEpoch) {
-      keys.clear();
-      const wanted = new Map(subscribers.map((subscriber) => [subscriber.request.keyId, subscriber.request.networkId]));
-      let readAll = true;
-      for (const [keyId, networkId] of wanted) {
-        // A key that could not be read (the database away) is not judged: read again next time.
+    if (checking) return;
+    checking = true;
+    try {
+      const subscribers = [...networks.values()].flatMap((feed) => [...feed.subscribers]);
+      const epoch = db.keyChanges.epoch();
+      if (epoch === null || epoch !== keysEpoch) keys.clear();
+      keysEpoch = epoch;
+      const missing = new Map(subscribers.filter((each) => !keys.has(each.request.keyId)).map((each) => [each.request.keyId, each.request.networkId]));
+      for (const [keyId, networkId] of missing) {
         const key = await db.apiKeys.byId(networkId, keyId).then((found) => found, () => undefined);
-        if (key === undefined) readAll = false;
-        else keys.set(keyId, key);
+        if (key !== undefined) keys.set(keyId, key);
       }
-      if (readAll) keysEpoch = epoch;
-    }
-    const at = now();
-    for (const subscriber of subscribers) {
-      const key = keys.get(subscriber.request.keyId);
-      if (key === undefined) continue;
-      if (key === null || !isValidAt(key, at)) subscriber.end(unauthenticated());
+      const at = now();
+      for (const subscriber of subscribers) {
+        const key = keys.get(subscriber.request.keyId);
+        if (key === undefined) continue;
+        if (key === null || !isValidAt(key, at)) subscriber.end(unauthenticated());
+      }
+    } finally {
+      checking = false;
     }
   }
 

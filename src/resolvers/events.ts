@@ -60,10 +60,15 @@ export function encodeCursor({ sequence, pointsToNextItems }: Cursor): string {
   return Buffer.from(JSON.stringify({ sequence, _pointsToNextItems: pointsToNextItems })).toString("base64url");
 }
 
+/** The largest sequence a cursor may name: the column's (a 32-bit integer). */
+const maxSequence = 2_147_483_647;
+
 function decodeCursor(text: string): Cursor | null {
   try {
     const parsed = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as { sequence?: unknown; _pointsToNextItems?: unknown };
-    if (!Number.isSafeInteger(parsed.sequence) || typeof parsed._pointsToNextItems !== "boolean") return null;
+    const sequence = parsed.sequence;
+    if (typeof sequence !== "number" || !Number.isInteger(sequence) || sequence < 0 || sequence > maxSequence) return null;
+    if (typeof parsed._pointsToNextItems !== "boolean") return null;
     return { sequence: parsed.sequence as number, pointsToNextItems: parsed._pointsToNextItems };
   } catch {
     return null;
@@ -177,5 +182,6 @@ export function subscribeEvents(ctx: Context, args: EventSubscriptionArgs): Asyn
   const after = ctx.lastEventId ?? sequenceArg(check, "after", args.after);
   check.throwIfInvalid();
   if (!ctx.feed) throw new Error("subscriptions are served by the HTTP server only");
-  return ctx.feed.open({ networkId: ctx.network.id, keyId: ctx.key.id, types: types === null ? null : new Set(types), after });
+  // No types, like an empty list: every type.
+  return ctx.feed.open({ networkId: ctx.network.id, keyId: ctx.key.id, types: types === null || types.length === 0 ? null : new Set(types), after });
 }

@@ -98,17 +98,23 @@ export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Off
 }
 
 export async function renameOfficer(ctx: Context, identifier: string, name: string): Promise<Officer> {
-  const officer = await findOfficer(ctx, identifier);
+  let officer = await findOfficer(ctx, identifier);
   const check = new Validator();
   const trimmed = checkName(check, name);
   check.throwIfInvalid();
-  const renamed = await changeWithEvents(ctx, async (tx, record) => {
-    if (!(await tx.officers.update(ctx.network.id, officer.id, { name: trimmed }))) return false;
-    if (trimmed !== officer.name) await record("officer.renamed", officer.identifier, { changes: { name: { from: officer.name, to: trimmed } } });
-    return true;
-  });
-  if (!renamed) throw notFound("Officer");
-  return { ...officer, name: trimmed };
+  // A compare-and-set on the name: the event's `from` is the name the rename replaced.
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) officer = await findOfficer(ctx, identifier);
+    if (officer.name === trimmed) return officer;
+    const renamed = await changeWithEvents(ctx, async (tx, record) => {
+      const { id, name: from } = officer;
+      if (!(await tx.officers.rename(ctx.network.id, id, from, trimmed))) return false;
+      await record("officer.renamed", identifier, { changes: { name: { from, to: trimmed } } });
+      return true;
+    });
+    if (renamed) return { ...officer, name: trimmed };
+    if (attempt >= 20) throw new Error("officer rename kept colliding with concurrent renames");
+  }
 }
 
 /**

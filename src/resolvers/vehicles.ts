@@ -90,13 +90,16 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
 }
 
 export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
-  const vehicle = await findVehicle(ctx, id);
-  const removed = await changeWithEvents(ctx, async (tx, record) => {
-    if (!(await tx.vehicles.remove(ctx.network.id, vehicle.id))) return false;
-    await record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
-    return true;
-  });
-  // Gone in between: deleted by a concurrent call.
-  if (!removed) throw notFound("Vehicle");
-  return vehicle;
+  // A compare-and-set on updatedAt, as updateVehicle's: the event shows the vehicle as deleted.
+  for (let attempt = 0; ; attempt++) {
+    // Gone in between (deleted by a concurrent call): not found.
+    const vehicle = await findVehicle(ctx, id);
+    const removed = await changeWithEvents(ctx, async (tx, record) => {
+      if (!(await tx.vehicles.removeAsRead(vehicle))) return false;
+      await record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
+      return true;
+    });
+    if (removed) return vehicle;
+    if (attempt >= 20) throw new Error("vehicle delete kept colliding with concurrent updates");
+  }
 }

@@ -88,7 +88,7 @@ export interface App {
  */
 function lastEventIdOf(incoming: IncomingHttp): number | undefined {
   const text = incoming.header("last-event-id")?.trim();
-  return text !== undefined && /^\d{1,15}$/.test(text) ? Number(text) : undefined;
+  return text !== undefined && /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : undefined;
 }
 
 const graphqlMethodList = ["GET", "HEAD", "POST"] as const;

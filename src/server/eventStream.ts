@@ -24,8 +24,9 @@ function frameOf(result: ExecutionResult): string {
 
 export function eventStreamsWithIds(heartbeatMs: number): Plugin {
   return {
-    onResultProcess({ result, setResultProcessor }) {
-      if (!isAsyncIterable(result)) return;
+    onResultProcess({ request, result, setResultProcessor }) {
+      // Only where the client accepts an event stream: another Accept keeps Yoga's answer (406).
+      if (!isAsyncIterable(result) || !request.headers.get("accept")?.includes("text/event-stream")) return;
       setResultProcessor((results, fetchAPI) => {
         const iterator = (results as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
         const encoder = new fetchAPI.TextEncoder();

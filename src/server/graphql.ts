@@ -15,6 +15,18 @@ import { eventStreamsWithIds } from "./eventStream";
 import type { OperationLimitsCheck } from "./operationLimits";
 import type { ObservedContext, RequestRecord } from "./observability/requestRecord";
 
+/**
+ * An error as a client may see it, over HTTP (Yoga's masked errors) and WebSocket alike: domain
+ * errors pass as they are, with their path; the database away is UNAVAILABLE; anything else is
+ * logged and answered "Unexpected error.".
+ */
+export function maskedError(error: unknown, message = "Unexpected error."): Error {
+  if (isDatabaseUnavailable(originalErrorOf(error))) return unavailable();
+  const masked = yogaMaskError(error, message, false);
+  if (masked !== error) logInternalError(error);
+  return masked;
+}
+
 /** Set by the app once the request's API key has been checked. */
 export type ServerContext = {
   network: NetworkScope;
@@ -175,17 +187,7 @@ export function createGraphqlServer(
     // worth keeping are the known queries' (src/server/knownQueries.ts), bounded by length.
     parserAndValidationCache: false,
     context: contextOf,
-    maskedErrors: {
-      isDev: false,
-      maskError(error, message, isDev) {
-        // Domain errors are GraphQLErrors and pass as they are, with their path.
-        if (isDatabaseUnavailable(originalErrorOf(error))) return unavailable();
-
-        const masked = yogaMaskError(error, message, isDev);
-        if (masked !== error) logInternalError(error);
-        return masked;
-      },
-    },
+    maskedErrors: { isDev: false, maskError: (error, message) => maskedError(error, message) },
   };
   const yoga = createYoga<ServerContext, Context>(options);
   return {

@@ -9,7 +9,8 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
-import { GraphQLError, getOperationAST, validate, type ExecutionArgs, type GraphQLSchema } from "graphql";
+import { GraphQLError, getOperationAST, validate, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { maskedError } from "./graphql";
 import type { Context, KeyScope, NetworkScope } from "../context";
 import type { Execute } from "./guardedExecute";
 import type { Subscribe } from "./guardedSubscribe";
@@ -52,29 +53,44 @@ function headersOf(params: Readonly<Record<string, unknown>> | undefined, reques
   };
 }
 
-interface Admitted {
-  network: NetworkScope;
-  key: KeyScope;
+/** A refusal's close code: 4401 and 4403 are the protocol's; 4429 and 1013 say "retry later". */
+function closeCodeOf(refusal: GraphQLError): number {
+  const code = refusal.extensions.code;
+  if (code === "FORBIDDEN") return 4403;
+  if (code === "RATE_LIMITED") return 4429;
+  if (code === "UNAVAILABLE") return 1013;
+  return 4401;
+}
+
+/** The result with its errors as a client may see them (./graphql.ts maskedError). */
+function masked(result: ExecutionResult): ExecutionResult {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map((error) => maskedError(error) as GraphQLError) };
 }
 
 export function webSockets(deps: WebSocketDependencies): WebSockets {
   const server = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, handleProtocols: (protocols) => (protocols.has(graphqlTransportWs) ? graphqlTransportWs : false) });
-  const disposable = useServer<Record<string, unknown>, { admitted?: Admitted }>(
+  const disposable = useServer<Record<string, unknown>, { header?: (name: string) => string | null }>(
     {
       connectionInitWaitTimeout: initTimeoutMs,
       async onConnect(ctx) {
-        const admitted = await deps.admit(headersOf(ctx.connectionParams, ctx.extra.request));
+        const header = headersOf(ctx.connectionParams, ctx.extra.request);
+        const admitted = await deps.admit(header);
         if ("refusal" in admitted) {
-          const code = admitted.refusal.extensions.code;
-          // 4401 and 4403 are the protocol's; 4429 says "retry later" as HTTP's 429 does.
-          ctx.extra.socket.close(code === "FORBIDDEN" ? 4403 : code === "RATE_LIMITED" ? 4429 : 4401, admitted.refusal.message);
+          ctx.extra.socket.close(closeCodeOf(admitted.refusal), admitted.refusal.message);
           return false;
         }
-        ctx.extra.admitted = admitted;
+        ctx.extra.header = header;
         return true;
       },
-      onSubscribe(ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] {
-        const admitted = ctx.extra.admitted!;
+      async onSubscribe(ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+        // Each operation is admitted as a request is: a key revoked since the connection began,
+        // or over its rate limit, is refused (and a revoked key's connection closed).
+        const admitted = await deps.admit(ctx.extra.header!);
+        if ("refusal" in admitted) {
+          if (admitted.refusal.extensions.code !== "RATE_LIMITED") ctx.extra.socket.close(closeCodeOf(admitted.refusal), admitted.refusal.message);
+          return [admitted.refusal];
+        }
         let document;
         try {
           document = deps.limits.parse(payload.query);
@@ -94,6 +110,7 @@ export function webSockets(deps: WebSocketDependencies): WebSockets {
       },
       execute: (args) => deps.execute(args) as ReturnType<Execute> & Promise<never>,
       subscribe: (args) => deps.subscribe(args) as never,
+      onNext: (_ctx, _id, _payload, _args, result) => masked(result),
     },
     server,
     deps.heartbeatMs,

@@ -7,7 +7,7 @@ import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
 import { selectVehicle } from "../vehicles/reads";
 import { totalThenPage } from "../vehicles/totalThenPage";
-import { deleteVehicleRow, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
+import { deleteVehicleAsRead, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
 import { pageInOneRead } from "./pageInOneRead";
 import { planPostgresPage } from "./pageRows";
 
@@ -24,6 +24,6 @@ export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleSto
     },
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
-    remove: (networkId, id) => deleteVehicleRow(write, networkId, id),
+    removeAsRead: (vehicle) => deleteVehicleAsRead(write, sameInstant, vehicle),
   };
 }

@@ -6,7 +6,7 @@ import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
 import { selectVehicle } from "../vehicles/reads";
 import { totalThenPage } from "../vehicles/totalThenPage";
-import { deleteVehicleRow, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
+import { deleteVehicleAsRead, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
 import { planSqlitePage } from "./pageRows";
 
 /**
@@ -26,6 +26,6 @@ export function sqliteVehicleStore(read: ReadSql, write: WriteSql): VehicleStore
     page: (networkId, request) => totalThenPage(read, { networkId, needle: request.needle }, request, planSqlitePage),
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
-    remove: (networkId, id) => deleteVehicleRow(write, networkId, id),
+    removeAsRead: (vehicle) => deleteVehicleAsRead(write, sameInstant, vehicle),
   };
 }

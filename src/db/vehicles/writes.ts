@@ -41,6 +41,9 @@ export async function updateVehicleAsRead(
 }
 
 /** Deletes the network's vehicle; answers whether it was there. */
-export async function deleteVehicleRow(write: WriteSql, networkId: number, id: number): Promise<boolean> {
-  return (await write.execute(Prisma.sql`DELETE FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`)) === 1;
+/** Deletes the vehicle if it is still as read (its updated_at unchanged): its event shows it as it was. */
+export async function deleteVehicleAsRead(write: WriteSql, sameInstant: SameInstant, read: Pick<Vehicle, "id" | "networkId" | "updatedAt">): Promise<boolean> {
+  return (
+    (await write.execute(Prisma.sql`DELETE FROM vehicles WHERE id = ${read.id} AND network_id = ${read.networkId} AND ${sameInstant(read.updatedAt)}`)) === 1
+  );
 }
