@@ -121,11 +121,18 @@ export function dutytimeStore(read: ReadSql, write: WriteSql, provider: Database
         UPDATE dutytime_entries SET ended_at = ${endedAt}, auto_stopped = TRUE
         WHERE id = ${id} AND network_id = ${networkId} AND ended_at IS NULL`)) > 0,
     byId: (networkId, id) => entryById(read, networkId, id),
-    correct: async (networkId, entry, startedAt, endedAt) =>
-      (await write.execute(Prisma.sql`
-        UPDATE dutytime_entries SET started_at = ${startedAt}, ended_at = ${endedAt}, auto_stopped = FALSE
-        WHERE id = ${entry.id} AND network_id = ${networkId}
-          AND NOT EXISTS (SELECT 1 ${othersMeeting(networkId, entry, startedAt, endedAt)})`)) > 0,
+    correct: async (networkId, entry, startedAt, endedAt) => {
+      // SQLite keeps instants as text, which another tool may spell otherwise: compared as instants.
+      const same = (column: string, instant: Date) =>
+        provider === "sqlite" ? Prisma.sql`unixepoch(${Prisma.raw(column)}, 'subsec') = unixepoch(${instant}, 'subsec')` : Prisma.sql`${Prisma.raw(column)} = ${instant}`;
+      const endedAsRead = entry.endedAt === null ? Prisma.sql`ended_at IS NULL` : same("ended_at", entry.endedAt);
+      return (
+        (await write.execute(Prisma.sql`
+          UPDATE dutytime_entries SET started_at = ${startedAt}, ended_at = ${endedAt}, auto_stopped = FALSE
+          WHERE id = ${entry.id} AND network_id = ${networkId} AND ${same("started_at", entry.startedAt)} AND ${endedAsRead}
+            AND NOT EXISTS (SELECT 1 ${othersMeeting(networkId, entry, startedAt, endedAt)})`)) > 0
+      );
+    },
     meeting: async (networkId, entry, startedAt, endedAt) => {
       const row = await read.first<EntryRow>(Prisma.sql`
         SELECT ${entryColumns} ${othersMeeting(networkId, entry, startedAt, endedAt)} ORDER BY d.started_at LIMIT 1`);

@@ -111,8 +111,9 @@ export interface DutytimeStore {
   /** The network's entry of this id, or null. */
   byId(networkId: number, id: number): Promise<DutytimeEntry | null>;
   /**
-   * Sets the entry's start and end, in one statement, if no other entry of its officer meets
-   * [startedAt, endedAt) (null: open, from startedAt on); answers whether it did. A second open
+   * Sets the entry's start and end, in one statement, if the entry is still as read (its start
+   * and end) and no other entry of its officer meets [startedAt, endedAt) (null: open, from
+   * startedAt on); answers whether it did. A second open
    * entry of the officer fails with a unique violation.
    */
   correct(networkId: number, entry: DutytimeEntry, startedAt: Date, endedAt: Date | null): Promise<boolean>;

@@ -39,29 +39,34 @@ function checkCorrection(ctx: Context, entry: DutytimeEntry, correction: EntryCo
 export async function correctDutytimeEntry(ctx: Context, id: string | number, correction: EntryCorrection): Promise<DutytimeEntry> {
   const entryId = parseStoredId(id);
   await endStaleEntries(ctx);
-  const entry = entryId === null ? null : await ctx.db.dutytime.byId(ctx.network.id, entryId);
-  if (!entry) throw notFound("Dutytime entry");
-  const { startedAt, endedAt } = checkCorrection(ctx, entry, correction);
-  let corrected: boolean;
-  try {
-    const changes = changesBetween(entry, { startedAt, endedAt }, ["startedAt", "endedAt"]);
-    corrected = await changeWithEvents(ctx, async (tx, record) => {
-      if (!(await tx.dutytime.correct(ctx.network.id, entry, startedAt, endedAt))) return false;
-      if (Object.keys(changes).length > 0) await record("dutytime.corrected", await officerIdentifierOf(ctx, entry), { entryId: entry.id, changes });
-      return true;
-    });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    corrected = false;
+  // A compare-and-set on the entry as read: its event's `changes` are what the correction changed.
+  for (let attempt = 0; ; attempt++) {
+    const entry = entryId === null ? null : await ctx.db.dutytime.byId(ctx.network.id, entryId);
+    if (!entry) throw notFound("Dutytime entry");
+    const { startedAt, endedAt } = checkCorrection(ctx, entry, correction);
+    let corrected: boolean;
+    try {
+      const changes = changesBetween(entry, { startedAt, endedAt }, ["startedAt", "endedAt"]);
+      corrected = await changeWithEvents(ctx, async (tx, record) => {
+        if (!(await tx.dutytime.correct(ctx.network.id, entry, startedAt, endedAt))) return false;
+        if (Object.keys(changes).length > 0) await record("dutytime.corrected", await officerIdentifierOf(ctx, entry), { entryId: entry.id, changes });
+        return true;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      corrected = false;
+    }
+    if (corrected) return { ...entry, startedAt, endedAt, autoStopped: false };
+    // Refused: another entry of the officer is in the way; else the entry changed meanwhile (a
+    // stop, another correction) or went: it is read again.
+    const other = await ctx.db.dutytime.meeting(ctx.network.id, entry, startedAt, endedAt);
+    if (other) {
+      const check = new Validator();
+      check.fail(correction.endedAt !== undefined ? "endedAt" : "startedAt", `The entry would overlap the officer's entry ${describe(other)}.`);
+      check.throwIfInvalid();
+    }
+    if (attempt >= 20) throw new Error("dutytime correction kept colliding with concurrent changes");
   }
-  if (corrected) return { ...entry, startedAt, endedAt, autoStopped: false };
-  // Refused: another entry of the officer is in the way (or the entry was deleted meanwhile).
-  const other = await ctx.db.dutytime.meeting(ctx.network.id, entry, startedAt, endedAt);
-  if (!other) throw notFound("Dutytime entry");
-  const check = new Validator();
-  check.fail(correction.endedAt !== undefined ? "endedAt" : "startedAt", `The entry would overlap the officer's entry ${describe(other)}.`);
-  check.throwIfInvalid();
-  throw notFound("Dutytime entry");
 }
 
 /** The identifier of the entry's officer: the subject of its events. */
