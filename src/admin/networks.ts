@@ -84,7 +84,7 @@ export interface NetworkSettings {
 }
 
 /** Most days events may be kept: ten years. */
-export const maxEventRetentionDays = 3650;
+const maxEventRetentionDays = 3650;
 
 /** The settings' columns. */
 const settingColumns = { timeZone: "time_zone", autoStopAfterHours: "auto_stop_after_hours", eventRetentionDays: "event_retention_days" } as const;

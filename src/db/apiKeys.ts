@@ -1,8 +1,8 @@
 // API keys as stored (only their SHA-256 hash, src/resolvers/apiKeys.ts), the same SQL on SQLite
 // and PostgreSQL: looked up, listed and read on the read path; revoked and touched on the write
-// path; made in transactions through Prisma's client (the write path has none). Every change this
+// path; made in transactions on the write path (src/db/transactions.ts). Every change this
 // process makes is noted (./keyChanges.ts), so the keys it admitted are dropped at once.
-import { Prisma, type ApiKey } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 import { isScope, sortedScopes, type Scope } from "../model/scopes";
 import { conflict } from "../errors";
@@ -59,21 +59,8 @@ const keyOfRow = (row: KeyRow): KeyRecord => ({
   lastUsedAt: instantOf(row.last_used_at),
 });
 
-/** A key as Prisma's client reads it. */
-export const keyOfModel = (key: ApiKey): KeyRecord => ({
-  id: key.id,
-  name: key.name,
-  prefix: key.prefix,
-  scopes: scopesOf(key.scopes),
-  origins: originsOf(key.origins),
-  createdAt: key.createdAt,
-  expiresAt: key.expiresAt,
-  revokedAt: key.revokedAt,
-  lastUsedAt: key.lastUsedAt,
-});
-
-/** A new key's columns for Prisma's client (`network create` makes its first key with the network). */
-export const newKeyData = (key: NewKey, now: Date) => ({
+/** A new key's columns as stored. */
+const newKeyData = (key: NewKey, now: Date) => ({
   name: key.name,
   prefix: key.prefix,
   hash: key.hash,

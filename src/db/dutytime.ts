@@ -9,7 +9,7 @@ import type { WriteSql } from "./adapterWrites";
 import type { DatabaseProvider } from "../config/database";
 import { readReportEntries } from "./reportEntriesRead";
 import type { ActiveOfficer, DutytimeEntry, DutytimeStore } from "./store";
-import { storedInstant } from "./storedInstant";
+import { sameInstantOf, storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]> {
   const rows = await write.returning<EntryRow>(Prisma.sql`
@@ -122,9 +122,7 @@ export function dutytimeStore(read: ReadSql, write: WriteSql, provider: Database
         WHERE id = ${id} AND network_id = ${networkId} AND ended_at IS NULL`)) > 0,
     byId: (networkId, id) => entryById(read, networkId, id),
     correct: async (networkId, entry, startedAt, endedAt) => {
-      // SQLite keeps instants as text, which another tool may spell otherwise: compared as instants.
-      const same = (column: string, instant: Date) =>
-        provider === "sqlite" ? Prisma.sql`unixepoch(${Prisma.raw(column)}, 'subsec') = unixepoch(${instant}, 'subsec')` : Prisma.sql`${Prisma.raw(column)} = ${instant}`;
+      const same = sameInstantOf(provider);
       const endedAsRead = entry.endedAt === null ? Prisma.sql`ended_at IS NULL` : same("ended_at", entry.endedAt);
       return (
         (await write.execute(Prisma.sql`

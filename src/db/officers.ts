@@ -67,6 +67,7 @@ const changeColumns = { name: "name", removedAt: "removed_at" } as const;
 
 export function officerStore(read: ReadSql, write: WriteSql): OfficerStore {
   return {
+    byId: (networkId, id) => officerById(read, networkId, id),
     byIdentifier: (networkId, identifier) => officerByIdentifier(read, networkId, identifier),
     byIdentifiers: async (networkId, identifiers) => {
       if (identifiers.length === 0) return [];
@@ -88,7 +89,6 @@ export function officerStore(read: ReadSql, write: WriteSql): OfficerStore {
       const sets = (Object.keys(changes) as (keyof typeof changeColumns)[]).map(
         (field) => Prisma.sql`${Prisma.raw(changeColumns[field])} = ${changes[field] ?? null}`,
       );
-      if (sets.length === 0) return (await officerById(read, networkId, id)) !== null;
       return (await write.execute(Prisma.sql`UPDATE officers SET ${Prisma.join(sets)} WHERE id = ${id} AND network_id = ${networkId}`)) > 0;
     },
     rename: async (networkId, id, from, to) =>

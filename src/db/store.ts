@@ -131,6 +131,8 @@ export interface OfficerListRequest {
 }
 
 export interface OfficerStore {
+  /** The network's officer of this id (removed ones too), or null. */
+  byId(networkId: number, id: number): Promise<Officer | null>;
   /** The network's officer of this identifier (removed ones too), or null. */
   byIdentifier(networkId: number, identifier: string): Promise<Officer | null>;
   /** The network's officers (removed ones too) of these identifiers, those that exist. */

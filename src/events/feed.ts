@@ -11,11 +11,14 @@
 // ends with UNAUTHENTICATED within a check interval of its key becoming invalid (revoked, expired).
 import { GraphQLError } from "graphql";
 import type { Database } from "../db/client";
-import type { StoredEvent } from "../db/store";
+import type { EventFilter, StoredEvent } from "../db/store";
 import type { EventType } from "../model/eventTypes";
 import { isValidAt } from "../model/keyValidity";
 import { ErrorCode, unauthenticated } from "../errors";
 import { logInternalError } from "../publicError";
+
+/** Every event of a network after this sequence. */
+const allAfter = (after: number): EventFilter => ({ types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after, before: null });
 
 /** What a subscription yields: an event, or its end with the reason. */
 export type FeedItem = { event: StoredEvent } | { end: GraphQLError };
@@ -43,7 +46,7 @@ const keyCheckMs = 500;
 /** A failed read of new events is tried again after this. */
 const retryMs = 1_000;
 
-export const tooSlow = (lastSequence: number) =>
+const tooSlow = (lastSequence: number) =>
   new GraphQLError("The subscriber read too slowly: resume with after set to extensions.lastSequence.", {
     extensions: { code: ErrorCode.RATE_LIMITED, reason: "slow subscriber", lastSequence },
   });
@@ -115,8 +118,7 @@ class Subscriber implements AsyncIterableIterator<FeedItem> {
     this.reading = true;
     void (async () => {
       try {
-        const filter = { types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after: this.last, before: null };
-        const rows = await this.db.events.page(this.request.networkId, filter, { limit: batch, order: "oldest" });
+        const rows = await this.db.events.page(this.request.networkId, allAfter(this.last), { limit: batch, order: "oldest" });
         if (rows.length === 0) this.last = Math.max(this.last, this.target);
         for (const row of rows) if (!this.ended && row.sequence > this.last) this.take(row);
       } catch (error) {
@@ -203,8 +205,7 @@ export function eventFeed(db: Database, now: () => Date, maxQueued: number): Eve
     feed.reading = true;
     try {
       while (feed.read < feed.announced && networks.get(networkId) === feed) {
-        const filter = { types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after: feed.read, before: null };
-        const rows = await db.events.page(networkId, filter, { limit: readBatch, order: "oldest" });
+        const rows = await db.events.page(networkId, allAfter(feed.read), { limit: readBatch, order: "oldest" });
         if (rows.length === 0) break;
         for (const row of rows) {
           feed.read = row.sequence;

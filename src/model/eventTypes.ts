@@ -38,9 +38,6 @@ export const eventTypes = {
 export type EventType = keyof typeof eventTypes;
 export const eventTypeNames = Object.keys(eventTypes) as EventType[];
 
-/** The families a type filter may name with `.*` (`vehicle.*`). */
-export const eventFamilies = [...new Set(eventTypeNames.map((type) => type.split(".")[0]))];
-
 /** The types a filter term names (`vehicle.updated`, or a family `vehicle.*`); empty: none. */
 export function typesNamedBy(term: string): EventType[] {
   if (term.endsWith(".*")) {

@@ -1,6 +1,7 @@
 // A supervisor's correction of a dutytime entry: its start, its end, or both. The entry stays
 // one of its officer's entries that never overlap, at most one of them open, none in the future.
 import { changeWithEvents, changesBetween } from "../events/record";
+import { retryAsRead } from "./asRead";
 import type { Context } from "../context";
 import type { DutytimeEntry } from "../db/store";
 import { notFound } from "../errors";
@@ -65,12 +66,11 @@ export async function correctDutytimeEntry(ctx: Context, id: string | number, co
       check.fail(correction.endedAt !== undefined ? "endedAt" : "startedAt", `The entry would overlap the officer's entry ${describe(other)}.`);
       check.throwIfInvalid();
     }
-    if (attempt >= 20) throw new Error("dutytime correction kept colliding with concurrent changes");
+    retryAsRead("dutytime correction", attempt);
   }
 }
 
 /** The identifier of the entry's officer: the subject of its events. */
 async function officerIdentifierOf(ctx: Context, entry: DutytimeEntry): Promise<string> {
-  const officer = (await ctx.db.officers.ofNetwork(ctx.network.id)).find((each) => each.id === entry.officerId);
-  return officer?.identifier ?? String(entry.officerId);
+  return (await ctx.db.officers.byId(ctx.network.id, entry.officerId))?.identifier ?? String(entry.officerId);
 }

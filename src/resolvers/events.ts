@@ -56,12 +56,12 @@ interface Cursor {
   pointsToNextItems: boolean;
 }
 
-export function encodeCursor({ sequence, pointsToNextItems }: Cursor): string {
+function encodeCursor({ sequence, pointsToNextItems }: Cursor): string {
   return Buffer.from(JSON.stringify({ sequence, _pointsToNextItems: pointsToNextItems })).toString("base64url");
 }
 
-/** The largest sequence a cursor may name: the column's (a 32-bit integer). */
-const maxSequence = 2_147_483_647;
+/** The largest sequence there can be: the column's (a 32-bit integer). */
+export const maxSequence = 2_147_483_647;
 
 function decodeCursor(text: string): Cursor | null {
   try {
@@ -94,7 +94,7 @@ const sequenceArg = (check: Validator, field: string, value: number | null | und
 };
 
 /** The filter the arguments ask for, checked (422 with every fault at once). */
-export function eventFilterOf(args: EventListArgs): { filter: EventFilter; perPage: number; cursor: Cursor | null } {
+function eventFilterOf(args: EventListArgs): { filter: EventFilter; perPage: number; cursor: Cursor | null } {
   const check = new Validator();
   const types = typesOf(check, "type", args.type == null || args.type.trim() === "" ? null : args.type.split(","));
   let subjectType: SubjectType | null = null;

@@ -8,6 +8,7 @@ import { endStaleEntries } from "./staleEntries";
 import { readOpenEntriesOf } from "./officerDuty";
 import { isUniqueViolation } from "../db/databaseErrors";
 import { changeWithEvents } from "../events/record";
+import { retryAsRead } from "./asRead";
 
 /** Most characters of an officer's identifier, `type:value` included. */
 export const identifierMaxLength = 255;
@@ -113,7 +114,7 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
       return true;
     });
     if (renamed) return { ...officer, name: trimmed };
-    if (attempt >= 20) throw new Error("officer rename kept colliding with concurrent renames");
+    retryAsRead("officer rename", attempt);
   }
 }
 

@@ -29,16 +29,15 @@ export function endStaleEntries(ctx: Context): Promise<void> {
 
 async function endEntriesOlderThan(ctx: Context, limitMs: number): Promise<void> {
   const stale = await ctx.db.dutytime.openSince(ctx.network.id, new Date(ctx.now().getTime() - limitMs));
-  if (stale.length === 0) return;
-  const officers = new Map((await ctx.db.officers.ofNetwork(ctx.network.id)).map((officer) => [officer.id, officer]));
   for (const entry of stale) {
     const endedAt = new Date(entry.startedAt.getTime() + limitMs);
-    const officer = officers.get(entry.officerId);
+    // Removed with foreign keys off (plain SQL): the entry still ends, and its event says whose it was by id.
+    const officer = (await ctx.db.officers.byId(ctx.network.id, entry.officerId)) ?? { identifier: String(entry.officerId), name: "" };
     // The rule ends it, not the key whose request noticed it.
     await changeWithEvents(
       ctx,
       async (tx, record) => {
-        if (!(await tx.dutytime.autoStop(ctx.network.id, entry.id, endedAt)) || !officer) return;
+        if (!(await tx.dutytime.autoStop(ctx.network.id, entry.id, endedAt))) return;
         await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, { ...entry, endedAt }), reason: "auto-stop" });
       },
       systemActor,

@@ -8,6 +8,7 @@ import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { parseStoredId } from "./ids";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
 import { changeWithEvents, changesBetween } from "../events/record";
+import { retryAsRead } from "./asRead";
 import { vehicleData, vehicleFieldNames } from "../events/data";
 import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
 
@@ -85,7 +86,7 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
       return true;
     });
     if (updated) return { ...next, searchText, updatedAt };
-    if (attempt >= 20) throw new Error("vehicle update kept colliding with concurrent updates");
+    retryAsRead("vehicle update", attempt);
   }
 }
 
@@ -100,6 +101,6 @@ export async function deleteVehicle(ctx: Context, id: string | number): Promise<
       return true;
     });
     if (removed) return vehicle;
-    if (attempt >= 20) throw new Error("vehicle delete kept colliding with concurrent updates");
+    retryAsRead("vehicle delete", attempt);
   }
 }

@@ -8,7 +8,7 @@ import type { FeedItem } from "../events/feed";
 
 
 /** An event's data: a JSON object, passed as it is. */
-export const EventDataScalar = builder.scalarType("EventData", {
+const EventDataScalar = builder.scalarType("EventData", {
   description: "An event's data, a JSON object; what it holds depends on the event's type.",
   serialize: (value) => value,
   parseValue: () => {

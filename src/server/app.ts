@@ -27,6 +27,7 @@ import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
 import { eventFeed } from "../events/feed";
+import { maxSequence } from "../resolvers/events";
 import { webSockets } from "./webSocket";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -81,16 +82,16 @@ export interface App {
   upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
-/** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
 /**
  * A reconnecting SSE client's Last-Event-ID: the sequence of the last event it received
  * (src/server/eventStream.ts writes them); anything else is no such header.
  */
 function lastEventIdOf(incoming: IncomingHttp): number | undefined {
   const text = incoming.header("last-event-id")?.trim();
-  return text !== undefined && /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : undefined;
+  return text !== undefined && /^\d{1,10}$/.test(text) && Number(text) <= maxSequence ? Number(text) : undefined;
 }
 
+/** Methods GraphQL is served with; GET and HEAD as a query string, POST as a JSON body. */
 const graphqlMethodList = ["GET", "HEAD", "POST"] as const;
 const graphqlMethods = graphqlMethodList.join(", ");
 

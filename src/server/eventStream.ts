@@ -8,7 +8,7 @@ import type { ExecutionResult } from "graphql";
 import { sequenceOf } from "./guardedSubscribe";
 
 /** The answer's headers: no proxy may buffer the stream (nginx honours X-Accel-Buffering). */
-export const eventStreamHeaders = {
+const eventStreamHeaders = {
   "Content-Type": "text/event-stream",
   "Cache-Control": "no-cache",
   "Content-Encoding": "none",

@@ -11,13 +11,14 @@ import { WebSocketServer } from "ws";
 import { useServer } from "graphql-ws/use/ws";
 import { GraphQLError, getOperationAST, validate, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from "graphql";
 import { maskedError } from "./graphql";
+import { ErrorCode } from "../errors";
 import type { Context, KeyScope, NetworkScope } from "../context";
 import type { Execute } from "./guardedExecute";
 import type { Subscribe } from "./guardedSubscribe";
 import type { OperationLimitsCheck } from "./operationLimits";
 
 /** The protocol's subprotocol name: a WebSocket asking for another is refused. */
-export const graphqlTransportWs = "graphql-transport-ws";
+const graphqlTransportWs = "graphql-transport-ws";
 
 /** The largest message a client may send (a subscription document with its variables). */
 const maxMessageBytes = 64 * 1024;
@@ -56,9 +57,9 @@ function headersOf(params: Readonly<Record<string, unknown>> | undefined, reques
 /** A refusal's close code: 4401 and 4403 are the protocol's; 4429 and 1013 say "retry later". */
 function closeCodeOf(refusal: GraphQLError): number {
   const code = refusal.extensions.code;
-  if (code === "FORBIDDEN") return 4403;
-  if (code === "RATE_LIMITED") return 4429;
-  if (code === "UNAVAILABLE") return 1013;
+  if (code === ErrorCode.FORBIDDEN) return 4403;
+  if (code === ErrorCode.RATE_LIMITED) return 4429;
+  if (code === ErrorCode.UNAVAILABLE) return 1013;
   return 4401;
 }
 
@@ -88,7 +89,7 @@ export function webSockets(deps: WebSocketDependencies): WebSockets {
         // or over its rate limit, is refused (and a revoked key's connection closed).
         const admitted = await deps.admit(ctx.extra.header!);
         if ("refusal" in admitted) {
-          if (admitted.refusal.extensions.code !== "RATE_LIMITED") ctx.extra.socket.close(closeCodeOf(admitted.refusal), admitted.refusal.message);
+          if (admitted.refusal.extensions.code !== ErrorCode.RATE_LIMITED) ctx.extra.socket.close(closeCodeOf(admitted.refusal), admitted.refusal.message);
           return [admitted.refusal];
         }
         let document;

@@ -137,7 +137,7 @@ export function liveEvents(api: Api, after: number, onEvent: (event: LiveEvent) 
   let controller: AbortController | null = null;
   let delayMs = 1_000;
 
-  async function once(): Promise<"again" | "stop"> {
+  async function once(): Promise<void> {
     controller = new AbortController();
     const response = await fetch(`${api.base}/graphql`, {
       method: "POST",
@@ -147,14 +147,14 @@ export function liveEvents(api: Api, after: number, onEvent: (event: LiveEvent) 
     });
     if (response.status === 401) throw new ApiError("The API key was not accepted (401): live updates stopped.", "UNAUTHENTICATED");
     if (response.status === 403) throw new ApiError("This key may not follow changes (403): it needs the read scope.", "FORBIDDEN");
-    if (!response.ok || !response.body) return "again";
+    if (!response.ok || !response.body) return;
     onState("live");
     delayMs = 1_000;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return "again";
+      if (done) return;
       buffer += value;
       let end: number;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -169,7 +169,7 @@ export function liveEvents(api: Api, after: number, onEvent: (event: LiveEvent) 
         const result = JSON.parse(data) as { data?: { events: LiveEvent } | null; errors?: GraphqlError[] };
         const code = result.errors?.[0]?.extensions?.code;
         if (code === "UNAUTHENTICATED") throw new ApiError("The API key is no longer valid: live updates stopped.", "UNAUTHENTICATED");
-        if (result.errors?.length || !result.data) return "again";
+        if (result.errors?.length || !result.data) return;
         last = result.data.events.sequence;
         onEvent(result.data.events);
       }
@@ -179,7 +179,7 @@ export function liveEvents(api: Api, after: number, onEvent: (event: LiveEvent) 
   void (async () => {
     while (!stopped) {
       try {
-        if ((await once()) === "stop") return;
+        await once();
       } catch (error) {
         if (stopped) return;
         if (error instanceof ApiError) {

@@ -1,18 +1,18 @@
 // PostgreSQL's vehicles: the statements both databases share (src/db/vehicles/), with
 // PostgreSQL's search plan (./searchPlan.ts, ./pageRows.ts), its page and total in one statement
 // (./pageInOneRead.ts) and its comparison of instants.
-import { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
 import { selectVehicle } from "../vehicles/reads";
 import { totalThenPage } from "../vehicles/totalThenPage";
+import { sameInstantOf } from "../storedInstant";
 import { deleteVehicleAsRead, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
 import { pageInOneRead } from "./pageInOneRead";
 import { planPostgresPage } from "./pageRows";
 
-/** updated_at is the instant read: a timestamp, compared as it is. */
-const sameInstant: SameInstant = (instant) => Prisma.sql`updated_at = ${instant}`;
+/** updated_at is the instant read. */
+const sameInstant: SameInstant = (instant) => sameInstantOf("postgresql")("updated_at", instant);
 
 export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleStore {
   return {

@@ -1,20 +1,16 @@
 // SQLite's vehicles: the statements both databases share (src/db/vehicles/), with SQLite's search
 // plan (./searchPlan.ts, ./pageRows.ts) and its comparison of instants.
-import { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
 import { selectVehicle } from "../vehicles/reads";
 import { totalThenPage } from "../vehicles/totalThenPage";
+import { sameInstantOf } from "../storedInstant";
 import { deleteVehicleAsRead, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
 import { planSqlitePage } from "./pageRows";
 
-/**
- * updated_at is the instant read. SQLite stores instants as text: a row written by another
- * tool may spell the same instant otherwise ("...Z" for "...+00:00"), and a comparison of the
- * text would never match it (the update would retry, then fail): the instants are compared.
- */
-const sameInstant: SameInstant = (instant) => Prisma.sql`unixepoch(updated_at, 'subsec') = unixepoch(${instant}, 'subsec')`;
+/** updated_at is the instant read (compared as instants: ../storedInstant.ts). */
+const sameInstant: SameInstant = (instant) => sameInstantOf("sqlite")("updated_at", instant);
 
 export function sqliteVehicleStore(read: ReadSql, write: WriteSql): VehicleStore {
   return {

@@ -40,7 +40,6 @@ export async function updateVehicleAsRead(
   return changed === 1;
 }
 
-/** Deletes the network's vehicle; answers whether it was there. */
 /** Deletes the vehicle if it is still as read (its updated_at unchanged): its event shows it as it was. */
 export async function deleteVehicleAsRead(write: WriteSql, sameInstant: SameInstant, read: Pick<Vehicle, "id" | "networkId" | "updatedAt">): Promise<boolean> {
   return (
