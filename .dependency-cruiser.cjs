@@ -3,7 +3,8 @@
 // imports count too, so the folders say the truth about what depends on what.
 //
 //   server (HTTP, GraphQL serving) -> rest (REST operations over SOFA) -> schema (Pothos)
-//     -> resolvers (rules) -> events (recorded with each change, delivered to subscribers)
+//     -> resolvers (rules) -> webhooks (deliver the recorded events)
+//     -> events (recorded with each change, delivered to subscribers)
 //     -> db (stores, SQL) -> model and config (facts every layer shares)
 /** @type {import('dependency-cruiser').IConfiguration} */
 const layer = (name, mayNotImport, comment) => ({
@@ -24,9 +25,10 @@ module.exports = {
       to: { circular: true },
     },
     layer("model-down", ["server", "rest", "schema", "resolvers", "db", "admin", "config"], "The field table is a fact every layer reads; it reads nothing."),
-    layer("config-down", ["server", "rest", "schema", "resolvers", "db", "admin", "model"], "Settings and limits are read by every layer; they read nothing."),
+    layer("config-down", ["server", "rest", "schema", "resolvers", "db", "admin", "model", "events", "webhooks"], "Settings and limits are read by every layer; they read nothing."),
     layer("db-down", ["server", "rest", "schema", "resolvers", "admin"], "The stores know SQL and rows, not the rules or the interfaces above them."),
-    layer("events-down", ["server", "rest", "schema", "resolvers", "admin"], "Events are recorded and delivered below the rules, which call them."),
+    layer("events-down", ["server", "rest", "schema", "resolvers", "admin", "webhooks"], "Events are recorded and delivered below the rules, which call them."),
+    layer("webhooks-down", ["server", "rest", "schema", "resolvers", "admin"], "Webhooks read the recorded events below the rules, which manage them."),
     layer("resolvers-down", ["server", "rest", "schema", "admin"], "The rules know the stores below them, not the interfaces above them."),
     layer("schema-down", ["server", "rest", "admin", "db"], "The schema calls the rules; it does not reach past them into the stores."),
     layer("rest-down", ["server", "admin"], "The REST layer runs the schema's operations; the HTTP server calls it, not the reverse."),

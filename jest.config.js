@@ -4,7 +4,13 @@ const base = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
-  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  transform: {
+    "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
+    // request-filtering-agent is published as ES modules only, which Jest's module system does not
+    // load (Node's own require does: the built service needs nothing).
+    "/node_modules/request-filtering-agent/.+\\.js$": ["ts-jest", { tsconfig: { allowJs: true, module: "commonjs", esModuleInterop: true } }],
+  },
+  transformIgnorePatterns: ["/node_modules/(?!request-filtering-agent/)"],
   // The generated Prisma client imports its siblings with .js specifiers.
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
 };

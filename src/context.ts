@@ -1,6 +1,7 @@
 import type { Database } from "./db/client";
 import { scopeNames, type Scope } from "./model/scopes";
 import type { EventFeed } from "./events/feed";
+import type { WebhookServices } from "./webhooks/attempts";
 
 /** The network an API key belongs to: every read and write of a request is confined to it. */
 export interface NetworkScope {
@@ -40,4 +41,6 @@ export interface Context {
   feed?: EventFeed;
   /** A reconnecting SSE subscriber's Last-Event-ID: the last sequence it received. */
   lastEventId?: number;
+  /** Webhook settings and the observer of attempts (the contract's defaults when absent). */
+  webhooks?: WebhookServices;
 }

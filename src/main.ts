@@ -1,5 +1,5 @@
 // Starts the service: settings, logger, migrations, database, HTTP (and the metrics listener when
-// METRICS_PORT is set); SIGTERM and SIGINT stop it cleanly.
+// METRICS_PORT is set), webhook delivery; SIGTERM and SIGINT stop it cleanly.
 import { readSettings } from "./config/env";
 import { openDatabase } from "./db/client";
 import { connectionPoolOf } from "./db/postgres/connect";
@@ -11,6 +11,9 @@ import { createLogger } from "./server/observability/requestLog";
 import { serviceMetrics } from "./server/observability/metrics";
 import { listenForMetrics } from "./server/observability/metricsServer";
 import { keepEventRetention } from "./events/retention";
+import { startWebhookDelivery } from "./webhooks/delivery";
+import { attemptObserver } from "./server/observability/webhookAttemptLog";
+import { webhookMetrics } from "./server/observability/webhookMetrics";
 
 async function main() {
   const settings = readSettings();
@@ -24,9 +27,11 @@ async function main() {
   const db = await openDatabase(settings.databaseUrl, settings.pool, settings.listener);
   // Without a metrics listener nothing is counted: requests pay for metrics only when they are read.
   const metrics = settings.metrics.port === null ? undefined : serviceMetrics({ pool: connectionPoolOf(db.prisma) });
-  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics });
+  const webhooks = { settings: settings.webhooks, observer: attemptObserver(log, metrics && webhookMetrics(metrics.registry, () => db.webhooks.backlog())) };
+  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics, webhooks });
   const server = await listen(app, settings.port, settings.host, settings.limits);
   const stopRetention = keepEventRetention(db, () => new Date(), (error) => log.error({ err: error }, "event retention"));
+  const delivery = startWebhookDelivery(db, webhooks.settings, webhooks.observer);
   const metricsServer = metrics && (await listenForMetrics(metrics.registry, settings.metrics.port!, settings.metrics.host));
   if (metricsServer) lifecycle.info(`metrics on ${metricsServer.url}`);
   lifecycle.info(`Vehicle Records and Duty Time Service listening on ${server.url} (GraphQL: ${server.url}/graphql)`);
@@ -38,6 +43,8 @@ async function main() {
     lifecycle.info(`${signal}: finishing requests in flight`);
     stopRetention();
     await server.close();
+    // The attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and write their outcome.
+    await delivery.stop();
     await metricsServer?.close();
     await db.close();
     // pino's destination writes what it still holds when the process exits.

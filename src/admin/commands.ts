@@ -26,6 +26,12 @@ export const optionTable = {
   after: { value: "SEQUENCE", description: "events after this sequence" },
   before: { value: "SEQUENCE", description: "events before this sequence" },
   "per-page": { value: "N", description: "how many events, newest first (1 to 500, default 50)" },
+  webhook: { value: "WEBHOOK_ID", description: "the webhook's id (see webhook list)" },
+  url: { value: "URL", description: "where the webhook posts: https; a Discord webhook's URL for --format discord" },
+  types: { value: "LIST", description: "event types it posts, comma-separated; vehicle.* names a family (default: every type; Discord: the duty log and wanted flags)" },
+  format: { value: "FORMAT", description: "standard (signed JSON, the default) or discord (embeds)" },
+  description: { value: "TEXT", description: "what the webhook is for" },
+  sequence: { value: "SEQUENCE", description: "the event's sequence (see events list)" },
 } as const;
 
 export type OptionName = keyof typeof optionTable;
@@ -91,6 +97,24 @@ export const commandTable = {
     optional: ["type", "subject-type", "subject-id", "key", "since", "until", "after", "before", "per-page"],
     meaning: { key: "only events made with this key's id" },
   },
+  "webhook add": {
+    summary: "add a webhook to a network and print its secret (only here)",
+    required: ["network", "url"],
+    optional: ["types", "format", "description"],
+  },
+  "webhook list": { summary: "list a network's webhooks with their state (never their secrets)", required: ["network"], optional: [] },
+  "webhook remove": { summary: "delete a webhook and its delivery log", required: ["webhook"], optional: [] },
+  "webhook rotate-secret": { summary: "give a webhook a new secret and print it; the old one signs too for 24 h", required: ["webhook"], optional: [] },
+  "webhook enable": { summary: "enable a webhook again (after a 410 or 5 days of failures), from where it stopped", required: ["webhook"], optional: [] },
+  "webhook disable": { summary: "stop a webhook's deliveries until it is enabled", required: ["webhook"], optional: [] },
+  "webhook deliveries": {
+    summary: "list a webhook's delivery attempts, newest first (kept 7 days)",
+    required: ["webhook"],
+    optional: ["before", "per-page"],
+    meaning: { before: "attempts before this attempt's id", "per-page": "how many attempts (1 to 100, default 50)" },
+  },
+  "webhook test": { summary: "send a webhook.test event to the webhook alone, now (not recorded), and print the attempt", required: ["webhook"], optional: [] },
+  "webhook redeliver": { summary: "send one retained event to the webhook again, now, and print the attempt", required: ["webhook", "sequence"], optional: [] },
   backup: { summary: "copy the embedded database, consistent, while the service runs and writes", required: ["to"], optional: [] },
 } satisfies Record<string, CommandSpec>;
 

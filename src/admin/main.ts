@@ -14,6 +14,9 @@ import { parseIsoInstant } from "../model/isoInstant";
 import { listEvents } from "../resolvers/events";
 import { createNetwork, listNetworks, regenerateNetworkKey, updateNetworkSettings } from "./networks";
 import { createNetworkKey, listNetworkKeys, revokeNetworkKey } from "./keys";
+import { addWebhook, listNetworkWebhooks, onWebhook } from "./webhooks";
+import type { WebhookServices } from "../resolvers/webhooks";
+import { silentObserver } from "../webhooks/attempts";
 import {
   commandFault,
   commandHelp,
@@ -70,7 +73,7 @@ const officerView = (officer: Officer) => ({
   officer: { ...officer, createdAt: officer.createdAt.toISOString(), removedAt: officer.removedAt?.toISOString() ?? null },
 });
 
-async function run(command: CommandName, options: Options, db: Database): Promise<unknown> {
+async function run(command: CommandName, options: Options, db: Database, webhooks: WebhookServices): Promise<unknown> {
   const now = new Date();
   const grace = options.grace === undefined ? undefined : wholeNumber(options.grace, "--grace", 0);
   const networkId = () => wholeNumber(required(options, "network", command), "--network", 1);
@@ -141,6 +144,28 @@ async function run(command: CommandName, options: Options, db: Database): Promis
       });
       return { events: page.data, nextBefore: page.data.length === page.meta.perPage ? page.data[page.data.length - 1].sequence : null };
     }
+    case "webhook add":
+      return addWebhook(
+        db,
+        networkId(),
+        { url: required(options, "url", command), types: options.types === undefined ? undefined : scopeList(options.types), format: options.format, description: options.description },
+        now,
+        webhooks,
+      );
+    case "webhook list":
+      return listNetworkWebhooks(db, networkId());
+    case "webhook remove":
+    case "webhook rotate-secret":
+    case "webhook enable":
+    case "webhook disable":
+    case "webhook deliveries":
+    case "webhook test":
+    case "webhook redeliver": {
+      const whole = (name: "before" | "per-page" | "sequence", min: number) => (options[name] === undefined ? undefined : wholeNumber(options[name], `--${name}`, min));
+      const action = command.slice("webhook ".length) as Parameters<typeof onWebhook>[2];
+      const extra = { before: whole("before", 1), perPage: whole("per-page", 1), sequence: whole("sequence", 1) };
+      return onWebhook(db, wholeNumber(required(options, "webhook", command), "--webhook", 1), action, now, webhooks, extra);
+    }
     case "backup": {
       const target = path.resolve(required(options, "to", command));
       await db.backup(target);
@@ -201,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
   await migrate(settings.databaseUrl);
   const db = await openDatabase(settings.databaseUrl);
   try {
-    const result = await run(command, options, db);
+    const result = await run(command, options, db, { settings: settings.webhooks, observer: silentObserver });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

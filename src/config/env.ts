@@ -1,6 +1,7 @@
 // The service's settings, read once from the environment.
 import { databaseUrl, dataDir, defaultPoolSettings, listenerSettingSpecs, type ListenerSettings, type PoolSettings } from "./database";
 import { limitSpecs, type LimitName, type Limits } from "./limits";
+import { readWebhookSettings, type WebhookSettings } from "./webhooks";
 import { readLogSettings, readMetricsSettings, type LogSettings, type MetricsSettings } from "./observability";
 
 export interface Settings {
@@ -14,6 +15,7 @@ export interface Settings {
   limits: Limits;
   log: LogSettings;
   metrics: MetricsSettings;
+  webhooks: WebhookSettings;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -58,5 +60,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     listener: listenerSettings(env),
     log: readLogSettings(env),
     metrics: readMetricsSettings(env),
+    webhooks: readWebhookSettings(env),
   };
 }

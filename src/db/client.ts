@@ -21,6 +21,7 @@ import { recordTrendStore } from "./recordTrends";
 import { recordStore } from "./records";
 import { recordCountStore } from "./recordCounts";
 import { eventStore } from "./events";
+import { webhookStore } from "./webhooks";
 import { postgresEventNotices, sqliteEventNotices, type EventNotices } from "./eventNotices";
 import { adapterTransactions, joined, type TransactionalAdapter, type WriteTransaction } from "./transactions";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
@@ -105,6 +106,7 @@ function storesOf({ read, write, transaction, provider }: Paths): Stores {
     recordTrends: recordTrendStore(read),
     apiKeys: apiKeyStore(read, write, transaction, provider),
     events: eventStore(read, write, provider),
+    webhooks: webhookStore(read, write, provider),
   };
 }
 

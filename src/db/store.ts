@@ -318,6 +318,127 @@ export interface EventStore {
   removeOlderThan(networkId: number, before: Date, batch: number): Promise<number>;
 }
 
+export type WebhookFormat = "standard" | "discord";
+
+/** A webhook as the API shows it: never its secret. */
+export interface WebhookRecord {
+  id: number;
+  networkId: number;
+  url: string;
+  description: string;
+  /** Type filter terms as in /events (`vehicle.*`); empty: every type. */
+  types: string[];
+  format: WebhookFormat;
+  enabled: boolean;
+  /** Why the service disabled it; null while enabled or disabled by hand. */
+  disabledReason: string | null;
+  createdAt: Date;
+  /** The sequence of the last event handled (delivered, not for this webhook, or given up). */
+  deliveredThrough: number;
+  /** Failed attempts of the next event. */
+  failedAttempts: number;
+}
+
+/** A webhook as its delivery needs it: with its secrets and its Discord rate window. */
+export interface DeliverableWebhook extends WebhookRecord {
+  secret: string;
+  /** The secret before the last rotation, while it still signs (the database's clock); else null. */
+  previousSecret: string | null;
+  previousSecretUntilMs: number | null;
+  /** The database's clock (epoch ms) at its first failure since it last delivered; null: not failing. */
+  failingSinceMs: number | null;
+  /** The database's clock (epoch ms) of its last requests, oldest first. */
+  sendWindow: number[];
+}
+
+export interface NewWebhook {
+  url: string;
+  description: string;
+  types: string[];
+  format: WebhookFormat;
+  secret: string;
+}
+
+export interface WebhookChanges {
+  url?: string;
+  description?: string;
+  types?: string[];
+  enabled?: boolean;
+}
+
+/** One attempt of the delivery log. */
+export interface WebhookAttemptRecord {
+  id: number;
+  webhookId: number;
+  /** The request's webhook-id: the (first) event's id. */
+  eventId: string;
+  firstSequence: number | null;
+  lastSequence: number | null;
+  attempt: number;
+  attemptedAt: Date;
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  kind: string;
+  outcome: string;
+}
+
+export type NewWebhookAttempt = Omit<WebhookAttemptRecord, "id">;
+
+/** Where a delivery goes on after an attempt, the database's clock deciding the instants. */
+export interface DeliveryState {
+  deliveredThrough: number;
+  failedAttempts: number;
+  /** No attempt before this many ms from now (the database's clock). */
+  waitMs: number;
+  /** The current run of failures: starts now (if none runs), ends, or goes on as it is. */
+  failing: "start" | "end" | "keep";
+  sendWindow: number[];
+  /** Disables the webhook, for this reason. */
+  disable: string | null;
+}
+
+export interface WebhookStore {
+  /** The network's webhooks, oldest first. */
+  list(networkId: number): Promise<WebhookRecord[]>;
+  /** The network's webhook of this id, or null (another network's is null too). */
+  byId(networkId: number, id: number): Promise<DeliverableWebhook | null>;
+  /**
+   * Stores a new webhook, which delivers the events after the network's last one. Fails with a
+   * domain error (CONFLICT) when the network holds its most webhooks already.
+   */
+  create(networkId: number, webhook: NewWebhook, now: Date): Promise<WebhookRecord>;
+  /** Writes the changes; enabling starts afresh (no failures, no waiting). Null: no such webhook. */
+  update(networkId: number, id: number, changes: WebhookChanges): Promise<WebhookRecord | null>;
+  /** Deletes it and its delivery log; answers it as it was, or null. */
+  remove(networkId: number, id: number): Promise<WebhookRecord | null>;
+  /** A new secret; the one before keeps signing for `previousSignsMs` (the database's clock). */
+  rotateSecret(networkId: number, id: number, secret: string, previousSignsMs: number): Promise<boolean>;
+  /** The webhook's delivery log, newest first, before the attempt of id `before` (null: the newest). */
+  attempts(webhookId: number, window: { before: number | null; limit: number }): Promise<WebhookAttemptRecord[]>;
+  /** Adds an attempt to the delivery log. */
+  logAttempt(attempt: NewWebhookAttempt): Promise<void>;
+  /** Whether any enabled webhook has events to deliver and is due and free (on the read path). */
+  anyDue(): Promise<boolean>;
+  /**
+   * Takes up to `limit` enabled webhooks that have events to deliver and are due and free, for
+   * `leaseMs` (the database's clock): no other process takes them meanwhile. Answers them and
+   * the database's clock.
+   */
+  claim(owner: string, leaseMs: number, limit: number): Promise<{ webhooks: DeliverableWebhook[]; nowMs: number }>;
+  /**
+   * Writes the delivery's next state and renews the lease, if `owner` still holds it; answers
+   * whether it did (else another process has taken the webhook over, and this one stops).
+   */
+  settle(owner: string, id: number, leaseMs: number, state: DeliveryState): Promise<boolean>;
+  /** Gives the webhook up for other processes (and this one) to take. */
+  release(owner: string, id: number): Promise<void>;
+  /** Removes up to `batch` attempts made before `before`; answers how many. */
+  removeAttemptsBefore(before: Date, batch: number): Promise<number>;
+  /** Events not yet handled by the enabled webhooks, all together (the delivery queue's length). */
+  backlog(): Promise<number>;
+}
+
 /** Every store of a database. */
 export interface Stores {
   vehicles: VehicleStore;
@@ -328,4 +449,5 @@ export interface Stores {
   recordTrends: RecordTrendStore;
   apiKeys: ApiKeyStore;
   events: EventStore;
+  webhooks: WebhookStore;
 }

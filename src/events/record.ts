@@ -24,7 +24,7 @@ export interface ChangeScope {
 export const systemActor: EventActor = { kind: "system", keyId: null, keyName: null };
 
 /** The admin command acts with the operator's standing (context.ts's operatorKey, id 0). */
-function actorOf(key: KeyScope): EventActor {
+export function actorOf(key: KeyScope): EventActor {
   return key.id === 0 ? { kind: "admin", keyId: null, keyName: null } : { kind: "key", keyId: key.id, keyName: key.name };
 }
 

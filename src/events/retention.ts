@@ -1,7 +1,7 @@
 // Events older than their network's retention (networks.event_retention_days, default 365;
 // `admin network set --event-retention-days N`) are removed in small batches, so that no
 // statement holds the writer for long. Sequences are never reused: the network's counter
-// (networks.event_sequence) is not touched.
+// (networks.event_sequence) is not touched. Webhook attempts older than 7 days go in the same round.
 import { Prisma } from "../generated/prisma/client";
 import type { Database } from "../db/client";
 
@@ -11,6 +11,9 @@ export const retentionBatch = 1_000;
 export const retentionIntervalMs = 10 * 60_000;
 
 const dayMs = 86_400_000;
+
+/** How long webhooks' delivery logs are kept (CONTRACT: at least 7 days). */
+export const attemptRetentionDays = 7;
 
 /** Removes every network's events older than its retention; answers how many were removed. */
 export async function removeExpiredEvents(db: Database, now: Date): Promise<number> {
@@ -26,6 +29,9 @@ export async function removeExpiredEvents(db: Database, now: Date): Promise<numb
       if (batch < retentionBatch) break;
     }
   }
+  // The webhooks' delivery logs age out in the same round, by the same batches.
+  const attemptsBefore = new Date(now.getTime() - attemptRetentionDays * dayMs);
+  while ((await db.webhooks.removeAttemptsBefore(attemptsBefore, retentionBatch)) === retentionBatch);
   return removed;
 }
 

@@ -6,30 +6,12 @@ import { subjectTypes, typesNamedBy, type EventType, type SubjectType } from "..
 import { parseStoredId } from "./ids";
 import { Validator, messages, textFault } from "./validation";
 import type { FeedItem } from "../events/feed";
+import { eventView, type EventView } from "../events/view";
+
+export { eventView, type EventView };
 
 export const eventsPerPageDefault = 50;
 export const eventsPerPageMax = 500;
-
-/** An event as the API shows it. */
-export interface EventView {
-  id: string;
-  sequence: number;
-  type: EventType;
-  occurredAt: Date;
-  actor: StoredEvent["actor"];
-  subject: StoredEvent["subject"];
-  data: Record<string, unknown>;
-}
-
-export const eventView = (event: StoredEvent): EventView => ({
-  id: `evt_${event.networkId}_${event.sequence}`,
-  sequence: event.sequence,
-  type: event.type,
-  occurredAt: event.occurredAt,
-  actor: event.actor,
-  subject: event.subject,
-  data: event.data,
-});
 
 export interface EventListArgs {
   /** Comma-separated types; `vehicle.*` names a family. */

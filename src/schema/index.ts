@@ -12,5 +12,6 @@ import "./statistics";
 import "./records";
 import "./apiKeys";
 import "./events";
+import "./webhooks";
 
 export const schema = checkDeclaredScopes(builder.toSchema({ sortSchema: false }));

@@ -27,6 +27,7 @@ import { bodyTooLarge, bodyTooLargeMessage, nestsAtMost, tooDeepMessage } from "
 import { createGraphqlServer } from "./graphql";
 import { operationGuards } from "./guardedExecute";
 import { eventFeed } from "../events/feed";
+import type { WebhookServices } from "../resolvers/webhooks";
 import { maxSequence } from "../resolvers/events";
 import { webSockets } from "./webSocket";
 import { randomUUID } from "node:crypto";
@@ -67,6 +68,8 @@ export interface AppDependencies {
   log?: Logger;
   /** The metrics that count each request (src/server/observability/metrics.ts); none: not counted. */
   metrics?: ServiceMetrics;
+  /** Webhook settings and the observer of their attempts (tests, webhook test); none: the contract's defaults. */
+  webhooks?: WebhookServices;
 }
 
 export { isReply, type Answer };
@@ -95,11 +98,11 @@ function lastEventIdOf(incoming: IncomingHttp): number | undefined {
 const graphqlMethodList = ["GET", "HEAD", "POST"] as const;
 const graphqlMethods = graphqlMethodList.join(", ");
 
-export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics }: AppDependencies): App {
+export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics, webhooks }: AppDependencies): App {
   const limits: Limits = { ...defaultLimits, ...chosen };
   const { documentLimits, execute, subscribe } = operationGuards(schema, limits);
   const feed = eventFeed(db, now, limits.subscriptionMaxQueued);
-  const graphql = createGraphqlServer(schema, db, now, documentLimits, execute, { subscribe, feed, heartbeatMs: limits.subscriptionHeartbeatMs });
+  const graphql = createGraphqlServer(schema, db, now, documentLimits, execute, { subscribe, feed, heartbeatMs: limits.subscriptionHeartbeatMs }, webhooks);
   const queries = answerKnown ? knownQueries(schema, documentLimits, execute) : null;
   const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations)));
   const publicEndpoint = publicEndpoints(db);

@@ -11,6 +11,7 @@ import { ErrorCode, unavailable } from "../errors";
 import type { Execute } from "./guardedExecute";
 import type { Subscribe } from "./guardedSubscribe";
 import type { EventFeed } from "../events/feed";
+import type { WebhookServices } from "../resolvers/webhooks";
 import { eventStreamsWithIds } from "./eventStream";
 import type { OperationLimitsCheck } from "./operationLimits";
 import type { ObservedContext, RequestRecord } from "./observability/requestRecord";
@@ -169,9 +170,19 @@ export function createGraphqlServer(
   limits: OperationLimitsCheck,
   execute: Execute,
   subscriptions: { subscribe: Subscribe; feed: EventFeed; heartbeatMs: number },
+  webhooks?: WebhookServices,
 ) {
   const { feed } = subscriptions;
-  const contextOf = ({ network, key, requestRecord, lastEventId }: ServerContext): ObservedContext => ({ db, network, key, now, requestRecord, feed, lastEventId });
+  const contextOf = ({ network, key, requestRecord, lastEventId }: ServerContext): ObservedContext => ({
+    db,
+    network,
+    key,
+    now,
+    requestRecord,
+    feed,
+    lastEventId,
+    webhooks,
+  });
   const options: YogaServerOptions<ServerContext, Context> = {
     schema,
     graphqlEndpoint: "/graphql",

@@ -13,6 +13,7 @@ import type { Logger } from "../../src/server/observability/requestLog";
 import type { ServiceMetrics } from "../../src/server/observability/metrics";
 import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
 import { operatorKey } from "../../src/context";
+import type { WebhookServices } from "../../src/resolvers/webhooks";
 
 export { temporaryDir, testProvider };
 
@@ -59,6 +60,8 @@ export interface ServiceOptions {
   log?: Logger;
   /** Metrics that count the requests (none: not counted). */
   metrics?: ServiceMetrics;
+  /** Webhook settings (allowed hosts, stubbed resolvers, schedule) and the observer of attempts. */
+  webhooks?: WebhookServices;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
@@ -69,7 +72,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const db = await openDatabase(url);
   const clock = new TestClock();
   const limits = { ...defaultLimits, ...options.limits };
-  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits, log: options.log, metrics: options.metrics }), 0, "127.0.0.1", limits);
+  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits, log: options.log, metrics: options.metrics, webhooks: options.webhooks }), 0, "127.0.0.1", limits);
   let counter = 0;
 
   return {
