@@ -20,6 +20,9 @@ import { startService, type TestNetwork, type TestService } from "./support/serv
 import { client, type Client } from "./support/http";
 import { repoRoot, runAdminAsync } from "./support/process";
 import { describeInBrowser, launchBrowser } from "./support/browser";
+import { startWebhookReceiver } from "./support/webhookReceiver";
+import { defaultWebhookSettings } from "../src/config/webhooks";
+import { silentObserver } from "../src/webhooks/attempts";
 
 const describeWithChromium = describeInBrowser("test/dashboard.test.ts");
 
@@ -91,7 +94,8 @@ describeWithChromium("dashboard page in chromium", () => {
   }
 
   beforeAll(async () => {
-    service = await startService();
+    // Webhooks may reach the test's receiver on 127.0.0.1.
+    service = await startService({ webhooks: { settings: { ...defaultWebhookSettings, allowedHosts: ["127.0.0.1"] }, observer: silentObserver } });
     network = await service.network({ name: "Los Santos PD" });
     api = client(service.url, network.apiKey);
     for (const officer of Object.values(officers)) {
@@ -202,7 +206,8 @@ describeWithChromium("dashboard page in chromium", () => {
       () =>
         !document.getElementById("panels")!.hidden &&
         document.querySelectorAll("[aria-busy]").length === 0 &&
-        [...document.querySelectorAll(".panel-body, #network-info")].every((body) => body.childElementCount > 0),
+        // A hidden panel (the webhooks', for a key without admin) is not loaded.
+        [...document.querySelectorAll(".panel:not([hidden]) .panel-body, #network-info")].every((body) => body.childElementCount > 0),
       { timeout: 20_000 },
     );
   }
@@ -313,6 +318,38 @@ describeWithChromium("dashboard page in chromium", () => {
     expect(await textOf(page, "#loaded-at")).toBe(loadedAt);
     expect(consoleErrors).toEqual([]);
     await page.close();
+  });
+
+  test("a key with admin also sees the webhooks and their last attempts (a URL by its host only); a read key does not", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const admin = client(service.url, network.apiKey);
+      const made = await admin.graphql(`mutation ($url: String!) { createWebhook(input: { url: $url, format: discord, description: "Duty log" }) { webhook { id } } }`, {
+        url: `${receiver.url}/api/webhooks/42/secret-token`,
+      });
+      expect(made.body.errors).toBeUndefined();
+      const id = made.body.data.createWebhook.webhook.id;
+      const tested = await admin.graphql(`mutation ($id: ID!) { testWebhook(id: $id) { outcome } }`, { id });
+      expect(tested.body.data.testWebhook.outcome).toBe("delivered");
+
+      const { page, consoleErrors } = await openPage();
+      await enterKey(page, network.apiKey);
+      await page.waitForFunction(() => document.querySelector("#webhooks table") !== null, { timeout: 10_000 });
+      const [row] = await rowsOf(page, "#webhooks");
+      expect(row.slice(0, 3)).toEqual([`${id}: Duty log`, "discord", "enabled"]);
+      expect(row[3]).toMatch(/delivered \(200\)$/);
+      expect(await textOf(page, "#webhooks")).not.toContain("secret-token");
+      expect(consoleErrors).toEqual([]);
+
+      await page.close();
+      const reader = await openPage();
+      await enterKey(reader.page, keys.sameSite.apiKey);
+      expect(await reader.page.$eval("#webhooks", (panel) => (panel as HTMLElement).hidden)).toBe(true);
+      await reader.page.close();
+      expect((await admin.graphql(`mutation ($id: ID!) { deleteWebhook(id: $id) { id } }`, { id })).body.errors).toBeUndefined();
+    } finally {
+      await receiver.close();
+    }
   });
 
   test("keeps the key over a reload and forgets it on request", async () => {

@@ -1,6 +1,6 @@
 // The dashboard page: asks for the network's API key, keeps it in sessionStorage (so a reload in
 // the same tab keeps it, closing the tab forgets it), says which key it holds (`viewer`), and
-// fills four panels, each from one query of the public GraphQL API. Each panel loads and fails
+// fills its panels (the webhooks' for a key with admin), each from one query of the public GraphQL API. Each panel loads and fails
 // on its own. The service is on the page's origin or where index.html's meta says (./api.ts).
 import { ApiError, graphql, liveEventFields, liveEvents, serviceAddress, type Api, type LiveEvent } from "./api";
 import { barChart, lineChart, type Series } from "./charts";
@@ -171,6 +171,41 @@ const latestChanges: Panel = async (api) => {
   return latestNodes();
 };
 
+interface Webhooks {
+  webhooks: {
+    id: number;
+    url: string;
+    description: string;
+    format: string;
+    enabled: boolean;
+    disabledReason: string | null;
+    attempts: { attemptedAt: string; status: number | null; outcome: string; error: string | null }[];
+  }[];
+}
+
+/** Attempts shown per webhook. */
+const attemptsShown = 3;
+
+/**
+ * The network's webhooks and their last attempts, for a key with `admin` (the panel is shown
+ * only then). A webhook's URL may hold a secret (a Discord webhook's token): only its host is shown.
+ */
+const webhooks: Panel = async (api) => {
+  const query = `{ webhooks { id url description format enabled disabledReason attempts(perPage: ${attemptsShown}) { attemptedAt status outcome error } } }`;
+  const { webhooks: list } = await graphql<Webhooks>(api, query);
+  if (list.length === 0) return [h("p", {}, "No webhook: the admin command adds them (webhook add).")];
+  const rows = list.map((webhook) => [
+    `${webhook.id}: ${webhook.description || new URL(webhook.url).host}`,
+    webhook.format,
+    webhook.enabled ? "enabled" : `disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ""}`,
+    webhook.attempts.map((attempt) => `${formatInstant(attempt.attemptedAt)} ${attempt.outcome} (${attempt.status ?? attempt.error ?? "no answer"})`).join("; ") || "none yet",
+  ]);
+  return [table(`Webhooks and their last ${attemptsShown} attempts, newest first`, ["Webhook", "Format", "State", "Last attempts"], rows)];
+};
+
+/** The webhooks panel: shown for a key with `admin`, whose scope it needs. */
+const webhookPanel: [id: string, reads: string, panel: Panel] = ["webhooks", "the webhooks", webhooks];
+
 /** Each panel with what it reads, as its message names it when the key may not. */
 const panels: [id: string, reads: string, panel: Panel][] = [
   ["on-duty", "who is on duty", onDuty],
@@ -187,6 +222,7 @@ function panelsChangedBy(type: string): string[] {
   if (family === "vehicle") return ["wanted"];
   if (family === "missionReport" || family === "patientFile" || family === "offenderFile") return ["per-day"];
   if (family === "network") return ["on-duty", "week-hours", "per-day", "wanted"];
+  if (family === "webhook") return ["webhooks"];
   return [];
 }
 
@@ -260,7 +296,7 @@ function follow(api: Api, load: number, viewer: Promise<unknown>) {
   let timer: ReturnType<typeof setTimeout> | null = null;
   const reload = () => {
     timer = null;
-    for (const [id, reads, panel] of panels) {
+    for (const [id, reads, panel] of shownPanels()) {
       if (!due.has(id)) continue;
       void fill(byId(id).querySelector<HTMLElement>(".panel-body")!, load, () => panel(api, new Date()), () => forbiddenError(reads, viewer), true);
     }
@@ -283,7 +319,13 @@ function follow(api: Api, load: number, viewer: Promise<unknown>) {
   );
 }
 
+/** The panels this load shows: the webhooks' too when the key has `admin`. */
+let withWebhooks = false;
+const shownPanels = () => (withWebhooks ? [...panels, webhookPanel] : panels);
+
 function load(api: Api) {
+  withWebhooks = false;
+  byId("webhooks").hidden = true;
   stopLive?.();
   stopLive = null;
   latest = [];
@@ -302,6 +344,12 @@ function load(api: Api) {
       if (current !== generation) return [];
       byId("network-name").textContent = `– ${network.name}`;
       byId("key-info").textContent = `Key "${key.name}" (${key.prefix}…), scopes: ${key.scopes.join(", ") || "none"}.`;
+      if (key.scopes.includes("admin")) {
+        withWebhooks = true;
+        byId("webhooks").hidden = false;
+        const [id, reads, panel] = webhookPanel;
+        void fill(byId(id).querySelector<HTMLElement>(".panel-body")!, current, () => panel(api, now), () => forbiddenError(reads, viewer));
+      }
       return [note(`Days and weeks are those of the network's time zone, ${network.timeZone}; other times are this browser's.`)];
     },
     () => forbiddenError(null, viewer),
