@@ -3,7 +3,8 @@
 // - Every write kind records exactly one event (type, subject, actor, data). The write kinds are
 //   derived from the schema's Mutation fields, the route table's non-GET routes and the admin
 //   command's table; the table below maps each to what performs it, so a new one without an
-//   entry (and so without a checked event) fails.
+//   entry (and so without a checked event) fails. A webhook's test and redelivery record none:
+//   they are checked to reach a receiver on 127.0.0.1 (allowed by WEBHOOK_ALLOWED_HOSTS) instead.
 // - Sequences count per network from 1 without gaps, in commit order, under concurrent writes.
 // - A refused or failed write records nothing.
 // - GET /events (Laravel's cursor page, its filters), GraphQL events(...) and `admin events list`
@@ -15,16 +16,20 @@ import { adminScope } from "../src/admin/keys";
 import { createKey, hashApiKey } from "../src/resolvers/apiKeys";
 import { eventTypeNames, type EventType } from "../src/model/eventTypes";
 import type { Scope } from "../src/model/scopes";
+import { defaultWebhookSettings } from "../src/config/webhooks";
+import { silentObserver } from "../src/webhooks/attempts";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 import { client, type Client } from "./support/http";
 import { runAdminAsync } from "./support/process";
+import { startWebhookReceiver, verified, type WebhookReceiver } from "./support/webhookReceiver";
 
 jest.setTimeout(60_000);
 
 let service: TestService;
 
 beforeAll(async () => {
-  service = await startService();
+  // Webhooks may reach the receivers of these tests on 127.0.0.1 (no delivery worker runs here).
+  service = await startService({ webhooks: { settings: { ...defaultWebhookSettings, allowedHosts: ["127.0.0.1"] }, observer: silentObserver } });
 });
 afterAll(() => service?.close());
 afterEach(() => service?.clock.reset());
@@ -127,7 +132,7 @@ async function everyEvent(api: Client, query = "per_page=200"): Promise<Event[][
 }
 
 type AdminRun = { code: number | null; stdout: string; stderr: string };
-const adminRaw = (...args: string[]): Promise<AdminRun> => runAdminAsync(args, { DATABASE_URL: service.databaseUrl });
+const adminRaw = (...args: string[]): Promise<AdminRun> => runAdminAsync(args, { DATABASE_URL: service.databaseUrl, WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" });
 async function admin(...args: string[]): Promise<any> {
   const run = await adminRaw(...args);
   expect({ args, code: run.code, stderr: run.code === 0 ? "" : run.stderr }).toEqual({ args, code: 0, stderr: "" });
@@ -176,7 +181,7 @@ interface WriteKind {
 }
 
 /** The data-changing admin commands are every command but these, which only read (or copy). */
-const readOnlyCommands = ["network list", "key list", "events list", "backup"];
+const readOnlyCommands = ["network list", "key list", "events list", "webhook list", "webhook deliveries", "backup"];
 
 const derivedWriteKinds = () =>
   [
@@ -199,6 +204,37 @@ async function gqlVehicle(api: Client, input: Record<string, unknown>) {
 }
 
 const keyFields = "id name prefix scopes origins expiresAt revokedAt";
+
+/** A webhook's fields as its events show it (never its secret). */
+const webhookFields = "id url description types format enabled disabledReason createdAt";
+/** A public address, as an IP literal: saved without DNS, never contacted (no delivery worker runs here). */
+const publicHook = (path: string) => `https://93.184.215.14/hooks/${path}`;
+
+/** GraphQL: a webhook made, as answered, with its secret. */
+async function gqlWebhook(api: Client, input: Record<string, unknown>): Promise<{ webhook: any; secret: string }> {
+  const created = (await gql(api, `mutation ($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { ${webhookFields} } } }`, { input })).createWebhook;
+  expect(created.secret).toMatch(/^whsec_/);
+  return created;
+}
+
+/** A webhook as the admin command prints it, less what its events do not show (its delivery state). */
+function adminWebhookShown(printed: Record<string, unknown>) {
+  const { networkId: _network, deliveredThrough: _delivered, failedAttempts: _failed, ...shown } = printed;
+  return shown;
+}
+
+/** Runs `use` with a receiver on 127.0.0.1 that answers 200, closed after. */
+async function withReceiver<T>(use: (receiver: WebhookReceiver) => Promise<T>): Promise<T> {
+  const receiver = await startWebhookReceiver();
+  try {
+    return await use(receiver);
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** A webhook.updated event's data when the secret was rotated: that it changed, never its values. */
+const secretRotated = { changes: { secret: { from: "(hidden)", to: "(hidden)" } } };
 
 const writeKinds: Record<string, WriteKind> = {
   "Mutation.createVehicle": {
@@ -465,6 +501,134 @@ const writeKinds: Record<string, WriteKind> = {
       };
     },
   },
+  "Mutation.createWebhook": {
+    types: ["webhook.created"],
+    async perform({ writer }) {
+      const mark = await lastSequence(writer.api);
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("created"), types: ["vehicle.*", "dutytime.started"], description: " Archive " });
+      expect(webhook).toEqual({
+        id: expect.any(Number),
+        url: publicHook("created"),
+        description: "Archive",
+        types: ["vehicle.*", "dutytime.started"],
+        format: "standard",
+        enabled: true,
+        disabledReason: null,
+        createdAt: expect.stringMatching(isoInstant),
+      });
+      return { mark, expected: [{ type: "webhook.created", actor: writer.actor, subject: { type: "webhook", id: String(webhook.id) }, data: webhook }], secrets: [secret] };
+    },
+  },
+  "Mutation.updateWebhook": {
+    types: ["webhook.updated"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("before"), types: ["vehicle.*"], description: "Before" });
+      const mark = await lastSequence(writer.api);
+      const update = `mutation ($id: ID!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { ${webhookFields} } }`;
+      const input = { url: publicHook("after"), description: "After", types: ["vehicle.created", "officer.added"], enabled: false };
+      const updated = (await gql(writer.api, update, { id: String(webhook.id), input })).updateWebhook;
+      expect(updated).toEqual({ ...webhook, ...input });
+      // The same values again: nothing changes, nothing is recorded.
+      expect((await gql(writer.api, update, { id: String(webhook.id), input })).updateWebhook).toEqual(updated);
+      return {
+        mark,
+        expected: [
+          {
+            type: "webhook.updated",
+            actor: writer.actor,
+            subject: { type: "webhook", id: String(webhook.id) },
+            // Types as their filter's terms, comma-separated.
+            data: {
+              changes: {
+                url: { from: publicHook("before"), to: publicHook("after") },
+                description: { from: "Before", to: "After" },
+                types: { from: ["vehicle.*"], to: ["vehicle.created", "officer.added"] },
+                enabled: { from: true, to: false },
+              },
+            },
+          },
+        ],
+        secrets: [secret],
+      };
+    },
+  },
+  "Mutation.deleteWebhook": {
+    types: ["webhook.deleted"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("deleted"), description: "To go" });
+      const mark = await lastSequence(writer.api);
+      const remove = `mutation ($id: ID!) { deleteWebhook(id: $id) { ${webhookFields} } }`;
+      expect((await gql(writer.api, remove, { id: String(webhook.id) })).deleteWebhook).toEqual(webhook);
+      // Deleted already: NOT_FOUND, nothing recorded.
+      expect(await gqlCode(writer.api, remove, { id: String(webhook.id) })).toBe("NOT_FOUND");
+      return { mark, expected: [{ type: "webhook.deleted", actor: writer.actor, subject: { type: "webhook", id: String(webhook.id) }, data: webhook }], secrets: [secret] };
+    },
+  },
+  "Mutation.rotateWebhookSecret": {
+    types: ["webhook.updated"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("rotated") });
+      const mark = await lastSequence(writer.api);
+      const rotated = (await gql(writer.api, `mutation ($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { ${webhookFields} } } }`, { id: String(webhook.id) }))
+        .rotateWebhookSecret;
+      expect(rotated.secret).toMatch(/^whsec_/);
+      expect(rotated.secret).not.toBe(secret);
+      expect(rotated.webhook).toEqual(webhook);
+      return {
+        mark,
+        expected: [{ type: "webhook.updated", actor: writer.actor, subject: { type: "webhook", id: String(webhook.id) }, data: secretRotated }],
+        secrets: [secret, rotated.secret],
+      };
+    },
+  },
+  "Mutation.testWebhook": {
+    types: [],
+    async perform({ network, writer }) {
+      return withReceiver(async (receiver) => {
+        const { webhook, secret } = await gqlWebhook(writer.api, { url: `${receiver.url}/tested`, types: ["officer.added"] });
+        const mark = await lastSequence(writer.api);
+        const attempt = (await gql(writer.api, "mutation ($id: ID!) { testWebhook(id: $id) { eventId firstSequence lastSequence attempt status kind outcome } }", { id: String(webhook.id) }))
+          .testWebhook;
+        expect(attempt).toEqual({ eventId: expect.stringMatching(`^evt_${network.id}_test_`), firstSequence: null, lastSequence: null, attempt: 1, status: 200, kind: "test", outcome: "delivered" });
+        // The receiver got the webhook.test event, signed with the webhook's secret.
+        expect(receiver.requests.map((request) => request.path)).toEqual(["/tested"]);
+        const [request] = receiver.requests;
+        expect(request.headers["webhook-id"]).toBe(attempt.eventId);
+        expect(verified(secret, request)).toEqual({
+          id: attempt.eventId,
+          sequence: 0,
+          type: "webhook.test",
+          occurredAt: expect.stringMatching(isoInstant),
+          actor: writer.actor,
+          subject: { type: "webhook", id: String(webhook.id) },
+          data: { message: expect.any(String) },
+        });
+        // Not recorded as an event.
+        return { mark, expected: [], secrets: [secret] };
+      });
+    },
+  },
+  "Mutation.redeliverWebhookEvent": {
+    types: [],
+    async perform({ network, writer }) {
+      return withReceiver(async (receiver) => {
+        const { webhook, secret } = await gqlWebhook(writer.api, { url: `${receiver.url}/redelivered` });
+        await restVehicle(writer.api, { plate: "HOOK-1" });
+        const mark = await lastSequence(writer.api);
+        const [event] = await eventsAfter(writer.api, mark - 1);
+        expect(event).toMatchObject({ sequence: mark, type: "vehicle.created" });
+        const redeliver = "mutation ($id: ID!, $sequence: Int!) { redeliverWebhookEvent(id: $id, sequence: $sequence) { eventId firstSequence lastSequence attempt status kind outcome } }";
+        const attempt = (await gql(writer.api, redeliver, { id: String(webhook.id), sequence: mark })).redeliverWebhookEvent;
+        expect(attempt).toEqual({ eventId: `evt_${network.id}_${mark}`, firstSequence: mark, lastSequence: mark, attempt: 1, status: 200, kind: "redelivery", outcome: "delivered" });
+        // The receiver got the event as /events shows it, signed with the webhook's secret.
+        expect(receiver.requests.map((request) => request.path)).toEqual(["/redelivered"]);
+        expect(receiver.requests[0].headers["webhook-id"]).toBe(event.id);
+        expect(verified(secret, receiver.requests[0])).toEqual(event);
+        // Not recorded as an event.
+        return { mark, expected: [], secrets: [secret] };
+      });
+    },
+  },
   "POST /vehicles": {
     types: ["vehicle.created"],
     async perform({ writer }) {
@@ -729,6 +893,132 @@ const writeKinds: Record<string, WriteKind> = {
       };
     },
   },
+  "admin webhook add": {
+    types: ["webhook.created"],
+    async perform({ network, writer }) {
+      const mark = await lastSequence(writer.api);
+      const out = await admin("webhook", "add", "--network", String(network.id), "--url", publicHook("admin"), "--types", "vehicle.*, officer.added", "--description", "Admin made");
+      expect(out.secret).toMatch(/^whsec_/);
+      const shown = adminWebhookShown(out.webhook);
+      expect(shown).toEqual({
+        id: expect.any(Number),
+        url: publicHook("admin"),
+        description: "Admin made",
+        types: ["vehicle.*", "officer.added"],
+        format: "standard",
+        enabled: true,
+        disabledReason: null,
+        createdAt: expect.stringMatching(isoInstant),
+      });
+      return { mark, expected: [{ type: "webhook.created", actor: adminActor, subject: { type: "webhook", id: String(out.webhook.id) }, data: shown }], secrets: [out.secret] };
+    },
+  },
+  "admin webhook remove": {
+    types: ["webhook.deleted"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("admin-removed"), types: ["dutytime.*"] });
+      const mark = await lastSequence(writer.api);
+      const out = await admin("webhook", "remove", "--webhook", String(webhook.id));
+      expect(adminWebhookShown(out.webhook)).toEqual(webhook);
+      expect((await gql(writer.api, "{ webhooks { id } }")).webhooks.map((each: { id: number }) => each.id)).not.toContain(webhook.id);
+      return { mark, expected: [{ type: "webhook.deleted", actor: adminActor, subject: { type: "webhook", id: String(webhook.id) }, data: webhook }], secrets: [secret] };
+    },
+  },
+  "admin webhook rotate-secret": {
+    types: ["webhook.updated"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("admin-rotated") });
+      const mark = await lastSequence(writer.api);
+      const run = await adminRaw("webhook", "rotate-secret", "--webhook", String(webhook.id));
+      expect(run.code).toBe(0);
+      const out = JSON.parse(run.stdout);
+      expect(out.secret).toMatch(/^whsec_/);
+      expect(out.secret).not.toBe(secret);
+      expect(adminWebhookShown(out.webhook)).toEqual(webhook);
+      // The old secret (which still signs for a day) is never printed.
+      expect(run.stdout).not.toContain(secret);
+      return {
+        mark,
+        expected: [{ type: "webhook.updated", actor: adminActor, subject: { type: "webhook", id: String(webhook.id) }, data: secretRotated }],
+        secrets: [secret, out.secret],
+      };
+    },
+  },
+  "admin webhook enable": {
+    types: ["webhook.updated"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("admin-enabled") });
+      await gql(writer.api, "mutation ($id: ID!) { updateWebhook(id: $id, input: { enabled: false }) { id } }", { id: String(webhook.id) });
+      const mark = await lastSequence(writer.api);
+      const out = await admin("webhook", "enable", "--webhook", String(webhook.id));
+      expect(adminWebhookShown(out.webhook)).toEqual({ ...webhook, enabled: true });
+      // Enabled already: nothing changes, nothing is recorded.
+      expect((await admin("webhook", "enable", "--webhook", String(webhook.id))).webhook.enabled).toBe(true);
+      return {
+        mark,
+        expected: [{ type: "webhook.updated", actor: adminActor, subject: { type: "webhook", id: String(webhook.id) }, data: { changes: { enabled: { from: false, to: true } } } }],
+        secrets: [secret],
+      };
+    },
+  },
+  "admin webhook disable": {
+    types: ["webhook.updated"],
+    async perform({ writer }) {
+      const { webhook, secret } = await gqlWebhook(writer.api, { url: publicHook("admin-disabled") });
+      const mark = await lastSequence(writer.api);
+      const out = await admin("webhook", "disable", "--webhook", String(webhook.id));
+      // Disabled by hand: no reason of the service's.
+      expect(adminWebhookShown(out.webhook)).toEqual({ ...webhook, enabled: false, disabledReason: null });
+      // Disabled already: nothing changes, nothing is recorded.
+      expect((await admin("webhook", "disable", "--webhook", String(webhook.id))).webhook.enabled).toBe(false);
+      return {
+        mark,
+        expected: [{ type: "webhook.updated", actor: adminActor, subject: { type: "webhook", id: String(webhook.id) }, data: { changes: { enabled: { from: true, to: false } } } }],
+        secrets: [secret],
+      };
+    },
+  },
+  "admin webhook test": {
+    types: [],
+    async perform({ network, writer }) {
+      return withReceiver(async (receiver) => {
+        const { webhook, secret } = await gqlWebhook(writer.api, { url: `${receiver.url}/admin-tested` });
+        const mark = await lastSequence(writer.api);
+        const out = await admin("webhook", "test", "--webhook", String(webhook.id));
+        expect(out.attempt).toMatchObject({ id: 0, webhookId: webhook.id, firstSequence: null, lastSequence: null, attempt: 1, status: 200, kind: "test", outcome: "delivered", error: null });
+        expect(out.attempt.eventId).toMatch(new RegExp(`^evt_${network.id}_test_`));
+        // The receiver got the webhook.test event, signed with the webhook's secret, sent by the operator.
+        expect(receiver.requests.map((request) => request.path)).toEqual(["/admin-tested"]);
+        expect(verified(secret, receiver.requests[0])).toMatchObject({
+          id: out.attempt.eventId,
+          type: "webhook.test",
+          actor: adminActor,
+          subject: { type: "webhook", id: String(webhook.id) },
+        });
+        // Not recorded as an event.
+        return { mark, expected: [], secrets: [secret] };
+      });
+    },
+  },
+  "admin webhook redeliver": {
+    types: [],
+    async perform({ network, writer }) {
+      return withReceiver(async (receiver) => {
+        const { webhook, secret } = await gqlWebhook(writer.api, { url: `${receiver.url}/admin-redelivered`, types: ["vehicle.*"] });
+        await restVehicle(writer.api, { plate: "HOOK-2" });
+        const mark = await lastSequence(writer.api);
+        const [event] = await eventsAfter(writer.api, mark - 1);
+        expect(event).toMatchObject({ sequence: mark, type: "vehicle.created" });
+        const out = await admin("webhook", "redeliver", "--webhook", String(webhook.id), "--sequence", String(mark));
+        expect(out.attempt).toMatchObject({ id: 0, webhookId: webhook.id, eventId: `evt_${network.id}_${mark}`, firstSequence: mark, lastSequence: mark, status: 200, kind: "redelivery", outcome: "delivered" });
+        // The receiver got the event as /events shows it, signed with the webhook's secret.
+        expect(receiver.requests.map((request) => request.path)).toEqual(["/admin-redelivered"]);
+        expect(verified(secret, receiver.requests[0])).toEqual(event);
+        // Not recorded as an event.
+        return { mark, expected: [], secrets: [secret] };
+      });
+    },
+  },
 };
 
 describe("every write kind records exactly one event", () => {
@@ -737,14 +1027,16 @@ describe("every write kind records exactly one event", () => {
     shared = await newNetwork("Write Kinds PD");
   });
 
-  test("the table maps every Mutation field, non-GET route and data-changing admin command, and every event type but webhooks'", () => {
+  test("the table maps every Mutation field, non-GET route and data-changing admin command, and every event type", () => {
     expect(Object.keys(writeKinds).sort()).toEqual(derivedWriteKinds());
     // The derivation sees what it should.
-    expect(derivedWriteKinds()).toEqual(expect.arrayContaining(["Mutation.createVehicle", "PATCH /vehicles/{vehicle}", "POST /dutytime/{identifier}/stop", "admin network set", "admin officer remove"]));
+    expect(derivedWriteKinds()).toEqual(
+      expect.arrayContaining(["Mutation.createVehicle", "PATCH /vehicles/{vehicle}", "POST /dutytime/{identifier}/stop", "admin network set", "admin officer remove", "Mutation.createWebhook", "admin webhook test"]),
+    );
     for (const command of readOnlyCommands) expect(Object.keys(commandTable)).toContain(command);
-    // Every declared event type is recorded by some write kind; webhooks have no interface yet.
+    // Every declared event type is recorded by some write kind.
     const covered = new Set(Object.values(writeKinds).flatMap((kind) => kind.types));
-    expect(eventTypeNames.filter((type) => !covered.has(type))).toEqual(["webhook.created", "webhook.updated", "webhook.deleted"]);
+    expect(eventTypeNames.filter((type) => !covered.has(type))).toEqual([]);
   });
 
   test.each(Object.keys(writeKinds).sort())("%s", async (name) => {
@@ -767,14 +1059,21 @@ describe("every write kind records exactly one event", () => {
     for (const secret of performed.secrets ?? []) {
       for (const text of [secret, secret.slice(12), hashApiKey(secret)]) expect(response.text).not.toContain(text);
     }
-    // No event carries a hash or secret field under any name.
-    expect(response.text).not.toMatch(/"(hash|secret|apiKey|keyHash)"\s*:/);
+    // No event carries a hash or secret field under any name; a rotation names the secret as a
+    // change (webhook.updated), its values hidden, and that alone.
+    const hiddenSecretChange = JSON.stringify(secretRotated.changes).slice(1, -1);
+    expect(response.text.replaceAll(hiddenSecretChange, "")).not.toMatch(/"(hash|secret|apiKey|keyHash)"\s*:/);
   });
 
   test("read-only admin commands record nothing", async () => {
+    const { webhook, secret } = await gqlWebhook(shared.writer.api, { url: publicHook("listed") });
     const mark = await lastSequence(shared.writer.api);
     await admin("network", "list");
     await admin("key", "list", "--network", String(shared.id));
+    const webhooks = await admin("webhook", "list", "--network", String(shared.id));
+    expect(webhooks.webhooks.map((each: { id: number }) => each.id)).toContain(webhook.id);
+    expect(JSON.stringify(webhooks)).not.toContain(secret);
+    expect(await admin("webhook", "deliveries", "--webhook", String(webhook.id))).toEqual({ attempts: [] });
     const listed = await admin("events", "list", "--network", String(shared.id), "--per-page", "1");
     expect(listed.events.map((event: Event) => event.sequence)).toEqual([mark]);
     expect(await lastSequence(shared.writer.api)).toBe(mark);

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { observabilitySpecs, defaultLogSettings } from "../src/config/observability";
+import { webhookSpecs } from "../src/config/webhooks";
 import { readSettings } from "../src/config/env";
 import { generateApiKey, hashApiKey } from "../src/resolvers/apiKeys";
 import { keyPrefixLength, RequestRecord } from "../src/server/observability/requestRecord";
@@ -17,9 +18,9 @@ import { client } from "./support/http";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test("the README's configuration table lists the log and metrics settings with their defaults and meanings", () => {
+test("the README's configuration table lists the log, metrics and webhook settings with their defaults and meanings", () => {
   const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
-  for (const spec of Object.values(observabilitySpecs)) expect(readme).toContain(`| \`${spec.env}\` | ${spec.shown} | ${spec.meaning} |`);
+  for (const spec of [...Object.values(observabilitySpecs), ...Object.values(webhookSpecs)]) expect(readme).toContain(`| \`${spec.env}\` | ${spec.shown} | ${spec.meaning} |`);
 });
 
 test("the settings are read from the environment; values that mean nothing are refused", () => {

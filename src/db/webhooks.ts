@@ -68,6 +68,12 @@ function deliverableOf(row: WebhookRow): DeliverableWebhook {
   };
 }
 
+/** A webhook as the API shows it: its delivery's secrets and state left out. */
+export function withoutSecrets(webhook: DeliverableWebhook): WebhookRecord {
+  const { secret: _secret, previousSecret: _previous, previousSecretUntilMs: _until, failingSinceMs: _failing, sendWindow: _window, ...shown } = webhook;
+  return shown;
+}
+
 function recordOf(row: WebhookRow): WebhookRecord {
   return {
     id: Number(row.id),
@@ -152,7 +158,10 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
       // Enabled again: its failures are forgiven, and it goes on from where it stopped.
       if (changes.enabled === true)
         sets.push(Prisma.sql`enabled = TRUE, disabled_reason = NULL, failed_attempts = 0, failing_since_ms = NULL, next_attempt_ms = 0`);
-      if (sets.length === 0) return byId(networkId, id);
+      if (sets.length === 0) {
+        const found = await byId(networkId, id);
+        return found && withoutSecrets(found);
+      }
       const [row] = await write.returning<WebhookRow>(Prisma.sql`
         UPDATE webhooks SET ${Prisma.join(sets, ", ")} WHERE id = ${id} AND network_id = ${networkId} RETURNING ${returnedColumns}`);
       return row ? recordOf(row) : null;

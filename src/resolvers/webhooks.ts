@@ -12,6 +12,7 @@ import { notFound } from "../errors";
 import { typesOf } from "./events";
 import { messages, textFault, Validator } from "./validation";
 import { urlRefusal } from "../webhooks/addresses";
+import { withoutSecrets } from "../db/webhooks";
 import { newWebhookSecret, previousSecretSignsMs } from "../webhooks/signing";
 import { attemptOnce, defaultWebhookServices, type WebhookServices } from "../webhooks/attempts";
 
@@ -89,7 +90,8 @@ const webhookData = (webhook: WebhookRecord) => ({
   createdAt: webhook.createdAt,
 });
 
-const shownFields = ["url", "description", "types", "enabled"] as const;
+/** The fields whose changes webhook.updated shows (types aside: a list). */
+const shownFields = ["url", "description", "enabled"] as const satisfies readonly (keyof WebhookRecord)[];
 
 export const listWebhooks = (db: Database, networkId: number): Promise<WebhookRecord[]> => db.webhooks.list(networkId);
 
@@ -129,7 +131,9 @@ export async function updateWebhook(scope: WebhookScope, id: number, input: Omit
   const updated = await changeWithEvents(scope, async (tx, record) => {
     const after = await tx.webhooks.update(scope.network.id, id, changes);
     if (!after) return null;
-    const changed = changesBetween({ ...current, types: current.types.join(",") }, { ...after, types: after.types.join(",") }, [...shownFields]);
+    const changed = changesBetween(current, after, shownFields);
+    // Types are a list: compared by their terms, shown as lists.
+    if (current.types.join(",") !== after.types.join(",")) changed.types = { from: current.types, to: after.types };
     if (Object.keys(changed).length > 0) await record("webhook.updated", id, { changes: changed });
     return after;
   });
@@ -161,7 +165,7 @@ export async function rotateWebhookSecret(scope: WebhookScope, id: number): Prom
     // Secrets are never shown in events: that it changed is all.
     await record("webhook.updated", id, { changes: { secret: { from: "(hidden)", to: "(hidden)" } } });
   });
-  return { webhook, secret };
+  return { webhook: withoutSecrets(webhook), secret };
 }
 
 /** The webhook's delivery log, newest first, in pages before an attempt's id. */
