@@ -1,0 +1,194 @@
+// The webhooks issue's bench: delivery lag at a steady event rate, and what delivering costs the
+// API's reads. The service as `npm start` runs it (one process), a receiver on 127.0.0.1 in this
+// process answering at once.
+//   npm run bench:webhooks -- [--postgres-url URL] [--events-per-second 200] [--duration 20]
+//                             [--webhooks 20] [--rounds 3] [--round-seconds 8] [--out FILE]
+// Lag: one standard webhook; vehicles created at a steady rate; an event's lag is the time from its
+// occurredAt (taken in the change's transaction, just before commit) to its arrival at the receiver.
+// Reads: get by id and the list page (autocannon, 8 connections), while writes go on at
+// `--background-writes` per second, in rounds that alternate between no webhook and `--webhooks`
+// webhooks of the network (deleted and made anew each round, so none starts with a backlog).
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { parseFlags, runMain } from "./lib/args";
+import { createDatabase } from "./lib/databases";
+import { repoRoot, startServer, type RunningChild } from "./lib/processes";
+import { measure, percentile, summarize, type LoadSample } from "./load/measure";
+import { migrate } from "../src/db/migrate";
+import { openDatabase } from "../src/db/client";
+import { createNetwork } from "../src/admin/networks";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const round = (value: number) => Math.round(value * 100) / 100;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function request(url: string, apiKey: string, method: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(url, { method, agent, headers: { "X-API-Key": apiKey, "Content-Type": "application/json" } }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+async function graphql(url: string, apiKey: string, query: string, variables: Record<string, unknown> = {}) {
+  const answer = await request(`${url}/graphql`, apiKey, "POST", { query, variables });
+  const body = JSON.parse(answer.text) as { data?: any; errors?: unknown[] };
+  if (body.errors) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
+  return body.data;
+}
+
+/** A receiver answering 204 at once; `onEvent` gets each event's body. */
+async function receiver(onEvent: (event: { occurredAt: string; id: string }, at: number) => void) {
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      res.writeHead(204).end();
+      onEvent(JSON.parse(body), Date.now());
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Creates vehicles at `perSecond` until stopped; answers how many were refused. */
+function steadyWrites(url: string, apiKey: string, perSecond: number, prefix: string) {
+  let stopped = false;
+  let refused = 0;
+  let written = 0;
+  const done = (async () => {
+    const started = Date.now();
+    const pending: Promise<unknown>[] = [];
+    for (let i = 0; !stopped; i++) {
+      const wait = started + (i * 1000) / perSecond - Date.now();
+      if (wait > 0) await sleep(wait);
+      pending.push(request(`${url}/vehicles`, apiKey, "POST", { plate: `${prefix}-${i}` }).then((answer) => (answer.status === 201 ? written++ : refused++)));
+    }
+    await Promise.all(pending);
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      await done;
+      return { written, refused };
+    },
+  };
+}
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2), {
+    "postgres-url": "string",
+    "events-per-second": "integer",
+    duration: "number",
+    webhooks: "integer",
+    rounds: "integer",
+    "round-seconds": "number",
+    "background-writes": "integer",
+    out: "string",
+  });
+  const postgres = (flags["postgres-url"] as string | undefined) ?? null;
+  const rate = (flags["events-per-second"] as number | undefined) ?? 200;
+  const durationS = (flags.duration as number | undefined) ?? 20;
+  const webhookCount = (flags.webhooks as number | undefined) ?? 20;
+  const rounds = (flags.rounds as number | undefined) ?? 3;
+  const roundSeconds = (flags["round-seconds"] as number | undefined) ?? 8;
+  const backgroundWrites = (flags["background-writes"] as number | undefined) ?? 20;
+  const database = await createDatabase(postgres);
+  const lines: string[] = [];
+  const say = (line: string) => {
+    lines.push(line);
+    console.error(line);
+  };
+  let server: RunningChild | null = null;
+  const lags: number[] = [];
+  let arrivals = 0;
+  const sink = await receiver((event, at) => {
+    arrivals++;
+    lags.push(at - Date.parse(event.occurredAt));
+  });
+  try {
+    await migrate(database.url);
+    const setup = await openDatabase(database.url);
+    const lagNetwork = await createNetwork(setup, { name: "Webhook lag", identifierType: "steam", graceSeconds: 0 }, new Date());
+    const readNetwork = await createNetwork(setup, { name: "Webhook reads", identifierType: "steam", graceSeconds: 0 }, new Date());
+    await setup.close();
+    server = await startServer("service", ["src/main.ts"], {
+      DATABASE_URL: database.url,
+      PORT: "0",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_PER_MINUTE: "0",
+      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+    });
+    const url = server.url;
+
+    // Lag at a steady rate.
+    const lagKey = lagNetwork.apiKey;
+    await graphql(url, lagKey, `mutation ($url: String!) { createWebhook(input: { url: $url, types: ["vehicle.created"] }) { webhook { id } } }`, { url: `${sink.url}/lag` });
+    const writes = steadyWrites(url, lagKey, rate, "LAG");
+    await sleep(durationS * 1000);
+    const { written, refused } = await writes.stop();
+    for (let waited = 0; arrivals < written && waited < 10_000; waited += 100) await sleep(100);
+    const sorted = [...lags].sort((a, b) => a - b);
+    say(`| events written (vehicle.created, ${rate}/s for ${durationS} s) | ${written}, ${refused} refused |`);
+    say(`| delivered to one webhook | ${arrivals} of ${written} |`);
+    say(`| lag from commit to delivery, p50 / p99 / max | ${percentile(sorted, 50)} / ${percentile(sorted, 99)} / ${sorted.at(-1)} ms |`);
+
+    // Reads with and without webhooks delivering, alternating rounds.
+    const readKey = readNetwork.apiKey;
+    const ids: number[] = [];
+    for (let i = 0; i < 200; i++) ids.push(JSON.parse((await request(`${url}/vehicles`, readKey, "POST", { plate: `R-${i}`, owner: "Bench" })).text).data.id);
+    const scenarios = {
+      "get by id": { method: "GET" as const, path: (i: number) => `/vehicles/${ids[i % ids.length]}` },
+      "list page": { method: "GET" as const, path: (i: number) => `/vehicles?page=${(i % 5) + 1}&per_page=15` },
+    };
+    const samples: Record<string, { without: LoadSample[]; with: LoadSample[] }> = {};
+    for (const name of Object.keys(scenarios)) samples[name] = { without: [], with: [] };
+    let delivering = 0;
+    for (let r = 0; r < rounds; r++) {
+      for (const variant of ["without", "with"] as const) {
+        const made: number[] = [];
+        if (variant === "with") {
+          for (let w = 0; w < webhookCount; w++) {
+            made.push(
+              (await graphql(url, readKey, `mutation ($url: String!) { createWebhook(input: { url: $url }) { webhook { id } } }`, { url: `${sink.url}/read-${w}` })).createWebhook
+                .webhook.id,
+            );
+          }
+        }
+        const before = arrivals;
+        const background = steadyWrites(url, readKey, backgroundWrites, `BG${r}${variant}`);
+        for (const [name, scenario] of Object.entries(scenarios)) {
+          samples[name][variant].push(await measure(url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds }));
+        }
+        await background.stop();
+        if (variant === "with") delivering += arrivals - before;
+        for (const id of made) await graphql(url, readKey, `mutation ($id: ID!) { deleteWebhook(id: $id) { id } }`, { id });
+      }
+    }
+    for (const [name, { without, with: withWebhooks }] of Object.entries(samples)) {
+      const a = summarize(without);
+      const b = summarize(withWebhooks);
+      say(`| ${name}: req/s without webhooks / with ${webhookCount} delivering (ratio) | ${a.requestsPerSecond} / ${b.requestsPerSecond} (${round(b.requestsPerSecond / a.requestsPerSecond)}x), failures ${a.failures + b.failures} |`);
+    }
+    say(`| deliveries while reading (${webhookCount} webhooks, ${backgroundWrites} writes/s) | ${delivering} |`);
+  } finally {
+    await server?.stop();
+    await sink.close();
+    await database.drop();
+  }
+  const table = [`# Webhooks bench (${postgres ? "PostgreSQL" : "SQLite"}, 1 process)`, "", "| measure | result |", "|---|---|", ...lines, ""].join("\n");
+  console.log(table);
+  const out = flags.out as string | undefined;
+  if (out) fs.writeFileSync(path.resolve(repoRoot, out), table);
+}
+
+runMain(main);
