@@ -427,8 +427,9 @@ export interface WebhookStore {
    */
   claim(owner: string, leaseMs: number, limit: number): Promise<{ webhooks: DeliverableWebhook[]; nowMs: number }>;
   /**
-   * Writes the delivery's next state and renews the lease, if `owner` still holds it; answers
-   * whether it did (else another process has taken the webhook over, and this one stops).
+   * Writes the delivery's next state and renews the lease, if `owner` still holds it and the
+   * webhook is still enabled; answers whether it did (else another process has taken it over, or
+   * it was disabled or deleted, and this one stops).
    */
   settle(owner: string, id: number, leaseMs: number, state: DeliveryState): Promise<boolean>;
   /** Gives the webhook up for other processes (and this one) to take. */

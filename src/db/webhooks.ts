@@ -220,7 +220,7 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
         UPDATE webhooks SET delivered_through = ${state.deliveredThrough}, failed_attempts = ${state.failedAttempts},
           next_attempt_ms = ${nowMs} + ${state.waitMs}, failing_since_ms = ${failing}, send_window = ${JSON.stringify(state.sendWindow)},
           lease_until_ms = ${nowMs} + ${leaseMs} ${disable}
-        WHERE id = ${id} AND lease_owner = ${owner} AND lease_until_ms >= ${nowMs}`);
+        WHERE id = ${id} AND enabled AND lease_owner = ${owner} AND lease_until_ms >= ${nowMs}`);
       return changed > 0;
     },
     async release(owner, id) {

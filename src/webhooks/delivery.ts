@@ -155,9 +155,11 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
         const next = nextState(webhook, state, outcome.status, retryAfterOf(webhook, outcome), through, clock());
         const entry = attemptEntry(webhook, message, outcome, at, state.failedAttempts + 1, "delivery", next.result);
         const written = { ...next.state, sendWindow: window.snapshot() };
+        // Logged only while held: a webhook deleted meanwhile has no log to add to.
         held = await db.inTransaction(async (tx) => {
-          await tx.webhooks.logAttempt(entry);
-          return tx.webhooks.settle(owner, webhook.id, leaseMs, written);
+          const still = await tx.webhooks.settle(owner, webhook.id, leaseMs, written);
+          if (still) await tx.webhooks.logAttempt(entry);
+          return still;
         });
         observer.attempted({ ...entry, networkId: webhook.networkId });
         if (next.result === "delivered") {
