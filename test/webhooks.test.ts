@@ -20,6 +20,8 @@ import type { LookupAll } from "../src/webhooks/addresses";
 import { createKey } from "../src/resolvers/apiKeys";
 import { adminScope } from "../src/admin/keys";
 import { maxWebhooksPerNetwork } from "../src/db/webhooks";
+import { removeExpiredEvents } from "../src/events/retention";
+import { Prisma } from "../src/generated/prisma/client";
 
 jest.setTimeout(120_000);
 
@@ -305,6 +307,34 @@ describe("standard delivery", () => {
     receiver.answerWith(() => ({ status: 200 }));
     await gql(net.api, `mutation ($id: ID!) { updateWebhook(id: $id, input: { enabled: true }) { id } }`, { id: webhook.id });
     await receiver.until((requests) => requests.filter((request) => request.status === 200).length >= 2);
+  });
+
+  test("failing for 5 days in a row disables the webhook (the run of failures counted on the database's clock)", async () => {
+    const net = await newNetwork();
+    const { webhook } = await createWebhook(net.api, { url: `${receiver.url}/failing`, types: ["vehicle.created"] });
+    receiver.answerWith(() => ({ status: 500 }));
+    await vehicles(net.api, 1, "F5");
+    await receiver.until((requests) => requests.length >= 1);
+    // The run of failures began 5 days ago (as if the receiver had been failing since).
+    const fiveDaysMs = 5 * 86_400_000;
+    await service.db.write.execute(Prisma.sql`UPDATE webhooks SET failing_since_ms = failing_since_ms - ${fiveDaysMs} WHERE id = ${webhook.id}`);
+    const state = await eventually(() => webhookState(net.api, webhook.id), (each) => !each.enabled);
+    expect(state.disabledReason).toMatch(/5 days/);
+  });
+
+  test("the delivery log keeps 7 days: older attempts go with the events' retention round", async () => {
+    const net = await newNetwork();
+    const { webhook } = await createWebhook(net.api, { url: `${receiver.url}/log`, types: ["vehicle.created"] });
+    await vehicles(net.api, 2, "LOG");
+    await receiver.until((requests) => requests.length >= 2);
+    await eventually(async () => (await service.db.webhooks.attempts(webhook.id, { before: null, limit: 10 })).length, (count) => count === 2);
+    const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000);
+    const [oldest] = (await service.db.webhooks.attempts(webhook.id, { before: null, limit: 10 })).slice(-1);
+    await service.db.write.execute(Prisma.sql`UPDATE webhook_attempts SET attempted_at = ${eightDaysAgo} WHERE id = ${oldest.id}`);
+    await removeExpiredEvents(service.db, new Date());
+    const kept = await service.db.webhooks.attempts(webhook.id, { before: null, limit: 10 });
+    expect(kept.map((attempt) => attempt.id)).not.toContain(oldest.id);
+    expect(kept).toHaveLength(1);
   });
 
   test("webhook test: a webhook.test event to that webhook alone, verifying, not recorded", async () => {
