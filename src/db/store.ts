@@ -416,8 +416,8 @@ export interface WebhookStore {
   rotateSecret(networkId: number, id: number, secret: string, previousSignsMs: number): Promise<boolean>;
   /** The webhook's delivery log, newest first, before the attempt of id `before` (null: the newest). */
   attempts(webhookId: number, window: { before: number | null; limit: number }): Promise<WebhookAttemptRecord[]>;
-  /** Adds an attempt to the delivery log. */
-  logAttempt(attempt: NewWebhookAttempt): Promise<void>;
+  /** Adds an attempt to the delivery log (nothing if the webhook is gone); answers its id, or null. */
+  logAttempt(attempt: NewWebhookAttempt): Promise<number | null>;
   /** Whether any enabled webhook has events to deliver and is due and free (on the read path). */
   anyDue(): Promise<boolean>;
   /**
@@ -428,10 +428,10 @@ export interface WebhookStore {
   claim(owner: string, leaseMs: number, limit: number): Promise<{ webhooks: DeliverableWebhook[]; nowMs: number }>;
   /**
    * Writes the delivery's next state and renews the lease, if `owner` still holds it and the
-   * webhook is still enabled; answers whether it did (else another process has taken it over, or
-   * it was disabled or deleted, and this one stops).
+   * webhook is still enabled; answers the webhook as it is now, or null (another process has taken
+   * it over, or it was disabled or deleted: this one stops).
    */
-  settle(owner: string, id: number, leaseMs: number, state: DeliveryState): Promise<boolean>;
+  settle(owner: string, id: number, leaseMs: number, state: DeliveryState): Promise<DeliverableWebhook | null>;
   /** Gives the webhook up for other processes (and this one) to take. */
   release(owner: string, id: number): Promise<void>;
   /** Removes up to `batch` attempts made before `before`; answers how many. */

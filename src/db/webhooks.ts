@@ -184,9 +184,12 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
       return rows.map(attemptOf);
     },
     async logAttempt(a) {
-      await write.execute(Prisma.sql`
+      const [row] = await write.returning<{ id: number | string }>(Prisma.sql`
         INSERT INTO webhook_attempts (webhook_id, event_id, first_sequence, last_sequence, attempt, attempted_at, status, duration_ms, error, kind, outcome)
-        VALUES (${a.webhookId}, ${a.eventId}, ${a.firstSequence}, ${a.lastSequence}, ${a.attempt}, ${a.attemptedAt}, ${a.status}, ${a.durationMs}, ${a.error}, ${a.kind}, ${a.outcome})`);
+        SELECT w.id, ${a.eventId}, ${a.firstSequence}, ${a.lastSequence}, ${a.attempt}, ${a.attemptedAt}, ${a.status}, ${a.durationMs}, ${a.error}, ${a.kind}, ${a.outcome}
+        FROM webhooks w WHERE w.id = ${a.webhookId}
+        RETURNING id`);
+      return row ? Number(row.id) : null;
     },
     async anyDue() {
       const row = await read.first<{ due: number }>(Prisma.sql`
@@ -216,12 +219,13 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
             ? Prisma.sql`NULL`
             : Prisma.sql`failing_since_ms`;
       const disable = state.disable === null ? Prisma.empty : Prisma.sql`, enabled = FALSE, disabled_reason = ${state.disable}`;
-      const changed = await write.execute(Prisma.sql`
+      const [row] = await write.returning<WebhookRow>(Prisma.sql`
         UPDATE webhooks SET delivered_through = ${state.deliveredThrough}, failed_attempts = ${state.failedAttempts},
           next_attempt_ms = ${nowMs} + ${state.waitMs}, failing_since_ms = ${failing}, send_window = ${JSON.stringify(state.sendWindow)},
           lease_until_ms = ${nowMs} + ${leaseMs} ${disable}
-        WHERE id = ${id} AND enabled AND lease_owner = ${owner} AND lease_until_ms >= ${nowMs}`);
-      return changed > 0;
+        WHERE id = ${id} AND enabled AND lease_owner = ${owner} AND lease_until_ms >= ${nowMs}
+        RETURNING ${returnedColumns}`);
+      return row ? deliverableOf(row) : null;
     },
     async release(owner, id) {
       await write.execute(Prisma.sql`UPDATE webhooks SET lease_owner = NULL, lease_until_ms = 0 WHERE id = ${id} AND lease_owner = ${owner}`);

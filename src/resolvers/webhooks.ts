@@ -194,7 +194,7 @@ export async function testWebhook(scope: WebhookScope, id: number): Promise<Webh
     const { message: discord } = await discordMessageOf(scope.db, webhook, [event]);
     message = discord!;
   } else message = standardMessage(webhook, event, Date.now(), at);
-  return { id: 0, ...(await attemptOnce(scope.db, webhook, message, settings, "test", observer)) };
+  return attemptOnce(scope.db, webhook, message, settings, "test", observer);
 }
 
 /** Sends one of the network's retained events to this webhook again, now (the same webhook-id). */
@@ -216,7 +216,7 @@ export async function redeliverEvent(scope: WebhookScope, id: number, sequence: 
     check.fail("sequence", "This webhook posts nothing for that event (its type or its changes).");
     check.throwIfInvalid();
   }
-  return { id: 0, ...(await attemptOnce(scope.db, webhook, message!, settings, "redelivery", observer)) };
+  return attemptOnce(scope.db, webhook, message!, settings, "redelivery", observer);
 }
 
 /** Who sends a test, as events name an actor (src/events/record.ts). */

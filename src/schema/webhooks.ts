@@ -33,7 +33,7 @@ const WebhookFormatEnum = builder.enumType("WebhookFormat", {
 const WebhookAttemptType = builder.objectRef<WebhookAttemptRecord>("WebhookAttempt").implement({
   description: "One attempt of the delivery log (kept at least 7 days).",
   fields: (t) => ({
-    id: t.exposeInt("id", { description: "0 for an attempt answered before it was logged." }),
+    id: t.exposeInt("id", { description: "0 when it was not logged: its webhook was deleted meanwhile." }),
     eventId: t.exposeString("eventId", { description: "The request's webhook-id: the (first) event's id." }),
     firstSequence: t.exposeInt("firstSequence", { nullable: true, description: "The first event carried; null: a test." }),
     lastSequence: t.exposeInt("lastSequence", { nullable: true, description: "The last event carried (a Discord message carries several)." }),

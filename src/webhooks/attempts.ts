@@ -78,7 +78,7 @@ export async function attemptOnce(
   const outcome = await send(webhook, message, settings);
   const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const entry = attemptEntry(webhook, message, outcome, at, 1, kind, delivered ? "delivered" : "failed");
-  await db.webhooks.logAttempt(entry);
+  const id = await db.webhooks.logAttempt(entry);
   observer.attempted({ ...entry, networkId: webhook.networkId });
-  return entry;
+  return { id: id ?? 0, ...entry };
 }

@@ -18,7 +18,7 @@
 import crypto from "node:crypto";
 import os from "node:os";
 import type { Database } from "../db/client";
-import type { DeliverableWebhook, DeliveryState, EventFilter } from "../db/store";
+import type { DeliverableWebhook, DeliveryState, EventFilter, NewWebhookAttempt } from "../db/store";
 import type { WebhookSettings } from "../config/webhooks";
 import { changeWithEvents, systemActor } from "../events/record";
 import { operatorKey } from "../context";
@@ -100,8 +100,13 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
       });
   }
 
-  /** Delivers the webhook's events until none is left, one fails, the lease is lost or the process stops. */
-  async function deliver(webhook: DeliverableWebhook, clock: () => number): Promise<void> {
+  /**
+   * Delivers the webhook's events until none is left, one fails, the lease is lost, the webhook
+   * is disabled or deleted, or the process stops. Each settle answers the webhook as it is now,
+   * so a new URL, secret, filter or format applies from the next attempt on.
+   */
+  async function deliver(claimed: DeliverableWebhook, clock: () => number): Promise<void> {
+    let webhook = claimed;
     const window = RequestWindow.from(webhook.sendWindow);
     let state: DeliveryState = {
       deliveredThrough: webhook.deliveredThrough,
@@ -111,8 +116,19 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
       sendWindow: webhook.sendWindow,
       disable: null,
     };
-    const types = typesRead(webhook);
-    let held = true;
+    /** Writes the next state; false when the delivery must stop (see settle). */
+    const settle = async (next: DeliveryState, attempt?: NewWebhookAttempt): Promise<boolean> => {
+      const now = await db.inTransaction(async (tx) => {
+        const settled = await tx.webhooks.settle(owner, webhook.id, leaseMs, next);
+        // Every attempt made is logged, also one cut short by a disable (not by a deletion: its log went with it).
+        if (attempt) await tx.webhooks.logAttempt(attempt);
+        return settled;
+      });
+      if (now === null) return false;
+      webhook = now;
+      state = next;
+      return true;
+    };
     try {
       while (!stopping) {
         // The last sequence first, then the events up to it: one committed in between is not skipped.
@@ -120,12 +136,12 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
         if (last <= state.deliveredThrough) return;
         const events = await db.events.page(
           webhook.networkId,
-          { ...noFilter, types, after: state.deliveredThrough, before: last + 1 },
+          { ...noFilter, types: typesRead(webhook), after: state.deliveredThrough, before: last + 1 },
           { limit: readBatch, order: "oldest" },
         );
         if (events.length === 0) {
           // None of the rest is for this webhook.
-          held = await db.webhooks.settle(owner, webhook.id, leaseMs, { ...state, deliveredThrough: last, waitMs: 0 });
+          await settle({ ...state, deliveredThrough: last, waitMs: 0 });
           return;
         }
         const shown = events.map(publicEvent);
@@ -138,9 +154,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
           through = shown[0].sequence;
         }
         if (message === null) {
-          held = await db.webhooks.settle(owner, webhook.id, leaseMs, { ...state, deliveredThrough: through, waitMs: 0 });
-          if (!held) return;
-          state = { ...state, deliveredThrough: through };
+          if (!(await settle({ ...state, deliveredThrough: through, waitMs: 0 }))) return;
           continue;
         }
         if (webhook.format === "discord") {
@@ -154,25 +168,20 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
         if (webhook.format === "discord") window.sent(clock());
         const next = nextState(webhook, state, outcome.status, retryAfterOf(webhook, outcome), through, clock());
         const entry = attemptEntry(webhook, message, outcome, at, state.failedAttempts + 1, "delivery", next.result);
-        const written = { ...next.state, sendWindow: window.snapshot() };
-        // Logged only while held: a webhook deleted meanwhile has no log to add to.
-        held = await db.inTransaction(async (tx) => {
-          const still = await tx.webhooks.settle(owner, webhook.id, leaseMs, written);
-          if (still) await tx.webhooks.logAttempt(entry);
-          return still;
-        });
+        const held = await settle({ ...next.state, sendWindow: window.snapshot() }, entry);
         observer.attempted({ ...entry, networkId: webhook.networkId });
         if (next.result === "delivered") {
           const committedAt = new Date(events.find((event) => event.sequence === message.firstSequence)!.occurredAt).getTime();
           observer.delivered(Date.now() - committedAt);
         }
         if (!held) return;
-        if (written.disable !== null) return await recordDisabled(webhook, written.disable);
+        if (next.state.disable !== null) return await recordDisabled(webhook, next.state.disable);
         if (next.result !== "delivered" && next.result !== "gave-up") return;
-        state = { ...written, waitMs: 0, failing: "keep" };
+        state = { ...state, waitMs: 0, failing: "keep" };
       }
     } finally {
-      if (held) await db.webhooks.release(owner, webhook.id);
+      // Only if still this process's: another may have taken it over.
+      await db.webhooks.release(owner, webhook.id);
     }
   }
 
