@@ -16,6 +16,7 @@ import { runAdminAsync, startServiceProcess, type ServiceProcess } from "./suppo
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
 import { startWebhookReceiver, verified, type ReceivedRequest } from "./support/webhookReceiver";
 import { client, type Client } from "./support/http";
+import { lingerMs } from "../src/webhooks/delivery";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -288,15 +289,21 @@ test(
   async () => {
     const db = await database();
     const net = await network(db);
-    // Answered at once, and writes paced: a webhook is mostly idle when its next event commits, so
-    // both processes race to claim it (the writer hears of its own event first, the other by NOTIFY).
+    // Answered at once, and writes paced: a webhook is mostly free when a burst's first event
+    // commits, so both processes race to claim it (the writer hears of its own event first, the
+    // other by NOTIFY).
     const receiver = await startPacedReceiver(0);
     const all = await addWebhook(db, net.id, `${receiver.url}/all`);
     const vehicles = await addWebhook(db, net.id, `${receiver.url}/vehicles`, "--types", "vehicle.created");
     const processes = await Promise.all([service(db, { LOG_LEVEL: "info" }), service(db, { LOG_LEVEL: "info" })]);
     const apis = processes.map((each) => client(each.url, net.apiKey));
 
-    await writeVehicles(apis, 60, "TWO", 2, 20);
+    // In bursts with pauses longer than a process keeps an idle webhook (lingerMs): each burst's
+    // webhooks are free again, and both processes race to claim them.
+    for (let burst = 0; burst < 6; burst++) {
+      await writeVehicles(apis, 10, `TWO${burst}`, 2, 20);
+      await sleep(lingerMs + 500);
+    }
     const events = await eventsOf(apis[0]);
     const expected = {
       "/all": events.filter((event) => event.sequence > all.webhook.deliveredThrough),

@@ -14,7 +14,8 @@
 // at once, five days of failures in a row too: both are recorded as the service's change.
 //
 // The process looks for work when it learns of new events (src/db/eventNotices.ts), when one of
-// its deliveries ends, and every `pollMs` (retries due, leases of dead processes ended).
+// its deliveries ends, and every `pollMs` (retries due, leases of dead processes ended). A
+// webhook whose events are all delivered is kept `lingerMs` for the next one.
 import crypto from "node:crypto";
 import os from "node:os";
 import type { Database } from "../db/client";
@@ -27,8 +28,13 @@ import { attemptEntry, send, type AttemptObserver, type AttemptResult } from "./
 import { discordMessageOf, publicEvent, standardMessage, typesRead, type Message } from "./messages";
 import { discordRetryAfterMs, RequestWindow } from "./discord";
 
-/** Webhooks one process delivers at once. */
-export const deliveriesAtOnce = 10;
+/** Webhooks one process holds at once (delivering, or waiting for their next event). */
+export const deliveriesAtOnce = 50;
+/**
+ * How long a process keeps a webhook whose events are all delivered, waiting for the next one:
+ * under a steady stream of events it is not given back and taken again for each (two writes).
+ */
+export const lingerMs = 1_000;
 /** How often a process looks for due retries and webhooks whose process died. */
 export const pollMs = 1_000;
 /** Events read at once for a webhook. */
@@ -118,22 +124,25 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     };
     /** Writes the next state; false when the delivery must stop (see settle). */
     const settle = async (next: DeliveryState, attempt?: NewWebhookAttempt): Promise<boolean> => {
-      const now = await db.inTransaction(async (tx) => {
-        const settled = await tx.webhooks.settle(owner, webhook.id, leaseMs, next);
-        // Every attempt made is logged, also one cut short by a disable (not by a deletion: its log went with it).
-        if (attempt) await tx.webhooks.logAttempt(attempt);
-        return settled;
-      });
+      const now = await settlements.settle(webhook.id, next, attempt);
       if (now === null) return false;
       webhook = now;
       state = next;
       return true;
     };
+    /** When the webhook last had nothing to deliver (lingering is bounded from there). */
+    let idleSince = Date.now();
     try {
       while (!stopping) {
         // The last sequence first, then the events up to it: one committed in between is not skipped.
-        const last = (await db.events.lastSequences([webhook.networkId])).get(webhook.networkId) ?? 0;
-        if (last <= state.deliveredThrough) return;
+        const last = await lastSequenceOf(webhook.networkId);
+        if (last <= state.deliveredThrough) {
+          // Kept a while for the next event, within the lease the last write renewed.
+          if (stopping || Date.now() - idleSince >= lingerMs) return;
+          await nextEventOf(webhook.networkId, lingerMs - (Date.now() - idleSince));
+          continue;
+        }
+        idleSince = Date.now();
         const events = await db.events.page(
           webhook.networkId,
           { ...noFilter, types: typesRead(webhook), after: state.deliveredThrough, before: last + 1 },
@@ -229,7 +238,83 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     return asked === null ? null : Math.min(asked, maxRetryAfterMs);
   }
 
-  const stopListening = db.eventNotices.listen({ heard: () => wake(), unsure: () => wake() });
+  const settlements = settledTogether(db, owner, leaseMs);
+
+  /** Deliveries waiting for a network's next event (or any network's, after a lost notice). */
+  const waiting = new Map<number, Set<() => void>>();
+  const nextEventOf = (networkId: number, timeoutMs: number) =>
+    new Promise<void>((resolve) => {
+      const waiters = waiting.get(networkId) ?? new Set();
+      waiting.set(networkId, waiters);
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && waiting.get(networkId) === waiters) waiting.delete(networkId);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      waiters.add(done);
+    });
+  const tell = (waiters: Set<() => void> | undefined) => {
+    for (const done of [...(waiters ?? [])]) done();
+  };
+  /**
+   * The last sequence of each network as this process heard it or read it (a notice comes after
+   * its commit, so it is never ahead of the database; it may lag behind a missed notice until
+   * refreshHeard reads it again).
+   */
+  const lastHeard = new Map<number, number>();
+  const heardUpTo = (networkId: number, sequence: number) => {
+    if (sequence > (lastHeard.get(networkId) ?? 0)) lastHeard.set(networkId, sequence);
+  };
+  async function lastSequenceOf(networkId: number): Promise<number> {
+    const heard = lastHeard.get(networkId);
+    if (heard !== undefined) return heard;
+    const read = (await db.events.lastSequences([networkId])).get(networkId) ?? 0;
+    heardUpTo(networkId, read);
+    return read;
+  }
+  const stopListening = db.eventNotices.listen({
+    heard(networkId, sequence) {
+      heardUpTo(networkId, sequence);
+      tell(waiting.get(networkId));
+      wake();
+    },
+    unsure() {
+      refreshHeard();
+      wake();
+    },
+  });
+
+  /**
+   * After a notice may have been missed (SQLite: any commit; PostgreSQL: a new listening
+   * connection), the last sequences of the networks this process follows are read in one
+   * statement, and deliveries waiting on a network that moved are woken.
+   */
+  let refreshing: Promise<void> | null = null;
+  let refreshAgain = false;
+  function refreshHeard() {
+    if (refreshing) {
+      refreshAgain = true;
+      return;
+    }
+    refreshing = (async () => {
+      const followed = [...new Set([...lastHeard.keys(), ...waiting.keys()])];
+      for (const [networkId, sequence] of await db.events.lastSequences(followed)) {
+        if (sequence <= (lastHeard.get(networkId) ?? 0)) continue;
+        lastHeard.set(networkId, sequence);
+        tell(waiting.get(networkId));
+      }
+    })()
+      .catch(logInternalError)
+      .finally(() => {
+        refreshing = null;
+        if (refreshAgain) {
+          refreshAgain = false;
+          refreshHeard();
+        }
+      });
+  }
   const timer = setInterval(wake, pollMs);
   timer.unref();
   wake();
@@ -240,8 +325,52 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
       stopping = true;
       clearInterval(timer);
       stopListening();
+      for (const waiters of [...waiting.values()]) tell(waiters);
       await looking;
       await Promise.all([...active]);
+    },
+  };
+}
+
+/**
+ * The outcomes of the deliveries of one turn of the event loop, written in one transaction: the
+ * webhooks of a network get each event at about the same moment, and on SQLite each commit holds
+ * the process (the driver is synchronous) for its write to disk. Each delivery goes on only once
+ * its own outcome is committed, as if it had written it alone.
+ */
+function settledTogether(db: Database, owner: string, leaseMs: number) {
+  interface Settlement {
+    id: number;
+    state: DeliveryState;
+    attempt: NewWebhookAttempt | undefined;
+    done: (webhook: DeliverableWebhook | null) => void;
+    failed: (error: unknown) => void;
+  }
+  let waiting: Settlement[] = [];
+  const flush = async () => {
+    const batch = waiting;
+    waiting = [];
+    try {
+      const settled = await db.inTransaction(async (tx) => {
+        const webhooks: (DeliverableWebhook | null)[] = [];
+        for (const each of batch) {
+          webhooks.push(await tx.webhooks.settle(owner, each.id, leaseMs, each.state));
+          // Every attempt made is logged, also one cut short by a disable (not by a deletion: its log went with it).
+          if (each.attempt) await tx.webhooks.logAttempt(each.attempt);
+        }
+        return webhooks;
+      });
+      batch.forEach((each, i) => each.done(settled[i]));
+    } catch (error) {
+      for (const each of batch) each.failed(error);
+    }
+  };
+  return {
+    settle(id: number, state: DeliveryState, attempt: NewWebhookAttempt | undefined): Promise<DeliverableWebhook | null> {
+      return new Promise((done, failed) => {
+        if (waiting.length === 0) setImmediate(() => void flush());
+        waiting.push({ id, state, attempt, done, failed });
+      });
     },
   };
 }
