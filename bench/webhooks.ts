@@ -37,10 +37,15 @@ function request(url: string, apiKey: string, method: string, body?: unknown): P
   });
 }
 
-async function graphql(url: string, apiKey: string, query: string, variables: Record<string, unknown> = {}) {
+/** The id of the webhook a createWebhook made. */
+interface Created {
+  createWebhook: { webhook: { id: number } };
+}
+
+async function graphql<Data>(url: string, apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<Data> {
   const answer = await request(`${url}/graphql`, apiKey, "POST", { query, variables });
-  const body = JSON.parse(answer.text) as { data?: any; errors?: unknown[] };
-  if (body.errors) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
+  const body = JSON.parse(answer.text) as { data?: Data; errors?: unknown[] };
+  if (body.errors || !body.data) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
   return body.data;
 }
 
@@ -158,10 +163,10 @@ async function main() {
         const made: number[] = [];
         if (variant === "with") {
           for (let w = 0; w < webhookCount; w++) {
-            made.push(
-              (await graphql(url, readKey, `mutation ($url: String!) { createWebhook(input: { url: $url }) { webhook { id } } }`, { url: `${sink.url}/read-${w}` })).createWebhook
-                .webhook.id,
-            );
+            const created = await graphql<Created>(url, readKey, `mutation ($url: String!) { createWebhook(input: { url: $url }) { webhook { id } } }`, {
+              url: `${sink.url}/read-${w}`,
+            });
+            made.push(created.createWebhook.webhook.id);
           }
         }
         const before = arrivals;
