@@ -20,6 +20,7 @@ import type { LookupAll } from "../src/webhooks/addresses";
 import { createKey } from "../src/resolvers/apiKeys";
 import { adminScope } from "../src/admin/keys";
 import { maxWebhooksPerNetwork } from "../src/db/webhooks";
+import { readBatch } from "../src/webhooks/eventReads";
 import { removeExpiredEvents } from "../src/events/retention";
 import { Prisma } from "../src/generated/prisma/client";
 
@@ -228,6 +229,44 @@ describe("standard delivery", () => {
     await receiver.until((requests) => requests.length >= 1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.requests.map((request) => verified(secret!, request).type)).toEqual(["vehicle.deleted"]);
+  });
+
+  test("webhooks of one network with different filters, under concurrent writes past one read's batch: each gets exactly its events, in order, once", async () => {
+    const net = await newNetwork();
+    const filters: Record<string, string[]> = { all: [], created: ["vehicle.created"], deleted: ["vehicle.deleted"], officers: ["officer.*"] };
+    const secrets: Record<string, string> = {};
+    const first = (await net.api.get("/events?per_page=1")).body.data[0].sequence;
+    for (const [name, types] of Object.entries(filters)) secrets[name] = (await createWebhook(net.api, { url: `${receiver.url}/${name}`, types })).secret!;
+    // 4 writers at once: 120 vehicles, every 30th deleted again, an officer now and then.
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, writer) => {
+        for (let i = 0; i < 30; i++) {
+          const created = await net.api.post("/vehicles", { plate: `MIX-${writer}-${i}` });
+          if (i % 15 === 14) expect((await net.api.delete(`/vehicles/${created.body.data.id}`)).status).toBe(204);
+          if (i % 10 === 9) await net.officer(`mix${writer}${i}`);
+        }
+      }),
+    );
+    const all: { id: string; sequence: number; type: string }[] = [];
+    for (let before = Infinity; ; ) {
+      const page = (await net.api.get(`/events?after=${first}&per_page=100${before === Infinity ? "" : `&before=${before}`}`)).body.data;
+      all.push(...page);
+      if (page.length < 100) break;
+      before = page.at(-1).sequence;
+    }
+    all.reverse();
+    const expected = (name: string) => all.filter((event) => filters[name].length === 0 || filters[name].some((term) => (term.endsWith(".*") ? event.type.startsWith(term.slice(0, -1)) : event.type === term)));
+    await receiver
+      .until((requests) => Object.keys(filters).every((name) => requests.filter((request) => request.path === `/${name}`).length >= expected(name).length))
+      .catch((error) => {
+        throw new Error(`${error}: ${Object.keys(filters).map((name) => `${name} ${receiver.requests.filter((request) => request.path === `/${name}`).length}/${expected(name).length}`)}`);
+      });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const name of Object.keys(filters)) {
+      const got = receiver.requests.filter((request) => request.path === `/${name}`).map((request) => verified(secrets[name], request));
+      expect({ name, ids: got.map((event) => event.id) }).toEqual({ name, ids: expected(name).map((event) => event.id) });
+    }
+    expect(expected("all").length).toBeGreaterThan(2 * readBatch);
   });
 
   test("after a rotation both secrets sign for a day; the new one alone verifies the next", async () => {

@@ -429,9 +429,10 @@ export interface WebhookStore {
   /**
    * Writes the delivery's next state and renews the lease, if `owner` still holds it and the
    * webhook is still enabled; answers the webhook as it is now, or null (another process has taken
-   * it over, or it was disabled or deleted: this one stops).
+   * it over, or it was disabled or deleted: this one stops). The attempt made, if any, is logged
+   * either way (as logAttempt does).
    */
-  settle(owner: string, id: number, leaseMs: number, state: DeliveryState): Promise<DeliverableWebhook | null>;
+  settle(owner: string, id: number, leaseMs: number, state: DeliveryState, attempt?: NewWebhookAttempt): Promise<DeliverableWebhook | null>;
   /** Gives the webhook up for other processes (and this one) to take. */
   release(owner: string, id: number): Promise<void>;
   /** Removes up to `batch` attempts made before `before`; answers how many. */

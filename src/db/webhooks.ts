@@ -12,7 +12,7 @@ import type { DatabaseProvider } from "../config/database";
 import { conflict } from "../errors";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
-import type { DeliverableWebhook, WebhookAttemptRecord, WebhookFormat, WebhookRecord, WebhookStore } from "./store";
+import type { DeliverableWebhook, NewWebhookAttempt, WebhookAttemptRecord, WebhookFormat, WebhookRecord, WebhookStore } from "./store";
 import { storedInstant } from "./storedInstant";
 
 /** Most webhooks a network may hold (CONTRACT). */
@@ -120,6 +120,12 @@ const attemptOf = (row: AttemptRow): WebhookAttemptRecord => ({
   outcome: row.outcome,
 });
 
+/** Adds an attempt to the delivery log of its webhook, if the webhook is still there (a deleted one's log went with it). */
+const attemptInsert = (a: NewWebhookAttempt) => Prisma.sql`
+  INSERT INTO webhook_attempts (webhook_id, event_id, first_sequence, last_sequence, attempt, attempted_at, status, duration_ms, error, kind, outcome)
+  SELECT w.id, ${a.eventId}, ${a.firstSequence}, ${a.lastSequence}, ${a.attempt}, ${a.attemptedAt}, ${a.status}, ${a.durationMs}, ${a.error}, ${a.kind}, ${a.outcome}
+  FROM webhooks w WHERE w.id = ${a.webhookId}`;
+
 export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider): WebhookStore {
   const nowMs = nowMsOf(provider);
   /** Of `webhooks w JOIN networks n`: enabled, with events after the last handled, due, and no process's. */
@@ -183,12 +189,8 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
         ORDER BY id DESC LIMIT ${limit}`);
       return rows.map(attemptOf);
     },
-    async logAttempt(a) {
-      const [row] = await write.returning<{ id: number | string }>(Prisma.sql`
-        INSERT INTO webhook_attempts (webhook_id, event_id, first_sequence, last_sequence, attempt, attempted_at, status, duration_ms, error, kind, outcome)
-        SELECT w.id, ${a.eventId}, ${a.firstSequence}, ${a.lastSequence}, ${a.attempt}, ${a.attemptedAt}, ${a.status}, ${a.durationMs}, ${a.error}, ${a.kind}, ${a.outcome}
-        FROM webhooks w WHERE w.id = ${a.webhookId}
-        RETURNING id`);
+    async logAttempt(attempt) {
+      const [row] = await write.returning<{ id: number | string }>(Prisma.sql`${attemptInsert(attempt)} RETURNING id`);
       return row ? Number(row.id) : null;
     },
     async anyDue() {
@@ -211,7 +213,7 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
       const nowMsRead = rows.length > 0 ? Number(rows[0].now_ms) : Number((await write.returning<{ now_ms: number | string }>(Prisma.sql`SELECT ${nowMs} AS now_ms`))[0].now_ms);
       return { webhooks: rows.map(deliverableOf), nowMs: nowMsRead };
     },
-    async settle(owner, id, leaseMs, state) {
+    async settle(owner, id, leaseMs, state, attempt) {
       const failing =
         state.failing === "start"
           ? Prisma.sql`COALESCE(failing_since_ms, ${nowMs})`
@@ -219,12 +221,19 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
             ? Prisma.sql`NULL`
             : Prisma.sql`failing_since_ms`;
       const disable = state.disable === null ? Prisma.empty : Prisma.sql`, enabled = FALSE, disabled_reason = ${state.disable}`;
-      const [row] = await write.returning<WebhookRow>(Prisma.sql`
+      const update = Prisma.sql`
         UPDATE webhooks SET delivered_through = ${state.deliveredThrough}, failed_attempts = ${state.failedAttempts},
           next_attempt_ms = ${nowMs} + ${state.waitMs}, failing_since_ms = ${failing}, send_window = ${JSON.stringify(state.sendWindow)},
           lease_until_ms = ${nowMs} + ${leaseMs} ${disable}
         WHERE id = ${id} AND enabled AND lease_owner = ${owner} AND lease_until_ms >= ${nowMs}
-        RETURNING ${returnedColumns}`);
+        RETURNING ${returnedColumns}`;
+      // PostgreSQL: the state and the log in one statement (one round trip); SQLite has no
+      // data-modifying WITH, and its statements cost no round trip.
+      const [row] =
+        attempt && provider === "postgresql"
+          ? await write.returning<WebhookRow>(Prisma.sql`WITH settled AS (${update}), logged AS (${attemptInsert(attempt)}) SELECT * FROM settled`)
+          : await write.returning<WebhookRow>(update);
+      if (attempt && provider !== "postgresql") await write.execute(attemptInsert(attempt));
       return row ? deliverableOf(row) : null;
     },
     async release(owner, id) {

@@ -19,7 +19,7 @@
 import crypto from "node:crypto";
 import os from "node:os";
 import type { Database } from "../db/client";
-import type { DeliverableWebhook, DeliveryState, EventFilter, NewWebhookAttempt } from "../db/store";
+import type { DeliverableWebhook, DeliveryState, NewWebhookAttempt } from "../db/store";
 import type { WebhookSettings } from "../config/webhooks";
 import { changeWithEvents, systemActor } from "../events/record";
 import { operatorKey } from "../context";
@@ -27,6 +27,7 @@ import { logInternalError } from "../publicError";
 import { attemptEntry, send, type AttemptObserver, type AttemptResult } from "./attempts";
 import { discordMessageOf, publicEvent, standardMessage, typesRead, type Message } from "./messages";
 import { discordRetryAfterMs, RequestWindow } from "./discord";
+import { sharedEventReads } from "./eventReads";
 
 /** Webhooks one process holds at once (delivering, or waiting for their next event). */
 export const deliveriesAtOnce = 50;
@@ -37,8 +38,6 @@ export const deliveriesAtOnce = 50;
 export const lingerMs = 1_000;
 /** How often a process looks for due retries and webhooks whose process died. */
 export const pollMs = 1_000;
-/** Events read at once for a webhook. */
-const readBatch = 50;
 /** A failing webhook is disabled after this long (CONTRACT: 5 days in a row). */
 export const failingMsBeforeDisabled = 5 * 86_400_000;
 /** The longest wait a receiver's Retry-After may ask. */
@@ -59,8 +58,6 @@ function databaseClock(nowMs: number): () => number {
   const start = performance.now();
   return () => nowMs + (performance.now() - start);
 }
-
-const noFilter: EventFilter = { types: null, subjectType: null, subjectId: null, keyId: null, from: null, to: null, after: null, before: null };
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
@@ -143,15 +140,11 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
           continue;
         }
         idleSince = Date.now();
-        const events = await db.events.page(
-          webhook.networkId,
-          { ...noFilter, types: typesRead(webhook), after: state.deliveredThrough, before: last + 1 },
-          { limit: readBatch, order: "oldest" },
-        );
+        const { events, coveredThrough } = await eventsFor(webhook.networkId, state.deliveredThrough, last, typesRead(webhook));
         if (events.length === 0) {
-          // None of the rest is for this webhook.
-          await settle({ ...state, deliveredThrough: last, waitMs: 0 });
-          return;
+          // None of these is for this webhook.
+          if (!(await settle({ ...state, deliveredThrough: coveredThrough, waitMs: 0 }))) return;
+          continue;
         }
         const shown = events.map(publicEvent);
         let message: Message | null;
@@ -239,6 +232,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
   }
 
   const settlements = settledTogether(db, owner, leaseMs);
+  const eventsFor = sharedEventReads(db);
 
   /** Deliveries waiting for a network's next event (or any network's, after a lost notice). */
   const waiting = new Map<number, Set<() => void>>();
@@ -353,11 +347,8 @@ function settledTogether(db: Database, owner: string, leaseMs: number) {
     try {
       const settled = await db.inTransaction(async (tx) => {
         const webhooks: (DeliverableWebhook | null)[] = [];
-        for (const each of batch) {
-          webhooks.push(await tx.webhooks.settle(owner, each.id, leaseMs, each.state));
-          // Every attempt made is logged, also one cut short by a disable (not by a deletion: its log went with it).
-          if (each.attempt) await tx.webhooks.logAttempt(each.attempt);
-        }
+        // Every attempt made is logged, also one cut short by a disable (not by a deletion: its log went with it).
+        for (const each of batch) webhooks.push(await tx.webhooks.settle(owner, each.id, leaseMs, each.state, each.attempt));
         return webhooks;
       });
       batch.forEach((each, i) => each.done(settled[i]));
