@@ -129,6 +129,8 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     };
     /** When the webhook last had nothing to deliver (lingering is bounded from there). */
     let idleSince = Date.now();
+    /** The webhook as read knows the changes of webhooks recorded up to this sequence. */
+    let readThrough = 0;
     try {
       while (!stopping) {
         // The last sequence first, then the events up to it: one committed in between is not skipped.
@@ -140,7 +142,16 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
           continue;
         }
         idleSince = Date.now();
-        const { events, coveredThrough } = await eventsFor(webhook.networkId, state.deliveredThrough, last, typesRead(webhook));
+        const { events, coveredThrough, lastWebhookChange } = await eventsFor(webhook.networkId, state.deliveredThrough, last, typesRead(webhook));
+        if (lastWebhookChange > readThrough) {
+          // A webhook of the network was changed (by any process) since this one was read: its
+          // URL, secrets, filter or format hold from now on (every change records its event).
+          const now = await db.webhooks.byId(webhook.networkId, webhook.id);
+          if (now === null || !now.enabled) return;
+          webhook = now;
+          readThrough = lastWebhookChange;
+          continue;
+        }
         if (events.length === 0) {
           // None of these is for this webhook.
           if (!(await settle({ ...state, deliveredThrough: coveredThrough, waitMs: 0 }))) return;

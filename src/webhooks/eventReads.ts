@@ -25,6 +25,8 @@ export interface EventsFor {
   events: StoredEvent[];
   /** Every event up to here was looked at: none skipped is for this webhook. */
   coveredThrough: number;
+  /** The sequence of the last of those events that changed a webhook (made, changed, deleted, its secret rotated); 0: none. */
+  lastWebhookChange: number;
 }
 
 export function sharedEventReads(db: Database) {
@@ -56,8 +58,10 @@ export function sharedEventReads(db: Database) {
 /** The events of `types` in (after, through]. */
 function covering(events: StoredEvent[], after: number, coveredThrough: number, types: readonly EventType[] | null): EventsFor {
   const wanted = types === null ? null : new Set<string>(types);
+  const covered = events.filter((event) => event.sequence > after && event.sequence <= coveredThrough);
   return {
-    events: events.filter((event) => event.sequence > after && event.sequence <= coveredThrough && (wanted === null || wanted.has(event.type))),
+    events: covered.filter((event) => wanted === null || wanted.has(event.type)),
     coveredThrough,
+    lastWebhookChange: covered.reduce((last, event) => (event.subject.type === "webhook" ? event.sequence : last), 0),
   };
 }
