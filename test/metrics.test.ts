@@ -10,6 +10,7 @@ import { spawnSync } from "node:child_process";
 import { connectionPoolOf } from "../src/db/postgres/connect";
 import { maxOperationNames, serviceMetrics, type ServiceMetrics } from "../src/server/observability/metrics";
 import { listenForMetrics } from "../src/server/observability/metricsServer";
+import { webhookMetrics } from "../src/server/observability/webhookMetrics";
 import { RequestRecord } from "../src/server/observability/requestRecord";
 import type { RunningServer } from "../src/server/httpServer";
 import { startService, temporaryDir, testProvider, type TestService } from "./support/service";
@@ -117,6 +118,32 @@ describe("counters", () => {
   afterAll(async () => {
     await listener.close();
     await service.close();
+  });
+
+  test("webhooks: attempts by kind and outcome, the lag of deliveries, and the events the enabled webhooks have yet to handle", async () => {
+    const observer = webhookMetrics(metrics.registry, () => service.db.webhooks.backlog());
+    const { apiKey } = await service.network();
+    const api = client(service.url, apiKey);
+    // A webhook nobody delivers here (no worker runs in this test): its events wait, counted.
+    const made = await api.graphql(`mutation { createWebhook(input: { url: "https://93.184.215.14/hook" }) { webhook { id } } }`);
+    expect(made.body.errors).toBeUndefined();
+    const before = await scrape(listener.url);
+    for (const plate of ["Q-1", "Q-2", "Q-3"]) expect((await api.post("/vehicles", { plate })).status).toBe(201);
+    const attempt = { webhookId: 1, networkId: 1, eventId: "evt_1_1", firstSequence: 1, lastSequence: 1, attempt: 1, attemptedAt: new Date(), status: 200, durationMs: 3, error: null };
+    observer.attempted({ ...attempt, kind: "delivery", outcome: "delivered" });
+    observer.attempted({ ...attempt, kind: "delivery", outcome: "retrying", status: 503 });
+    observer.attempted({ ...attempt, kind: "test", outcome: "delivered" });
+    observer.delivered(40);
+    const after = await scrape(listener.url);
+    const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - (sample(before, name, labels) || 0);
+    expect(moved("vrd_webhook_attempts_total", { kind: "delivery", outcome: "delivered" })).toBe(1);
+    expect(moved("vrd_webhook_attempts_total", { kind: "delivery", outcome: "retrying" })).toBe(1);
+    expect(moved("vrd_webhook_attempts_total", { kind: "test", outcome: "delivered" })).toBe(1);
+    expect(moved("vrd_webhook_delivery_lag_seconds_count")).toBe(1);
+    expect(moved("vrd_webhook_delivery_lag_seconds_bucket", { le: "0.05" })).toBe(1);
+    // Its own webhook.created and the three vehicles, not yet handled.
+    expect(moved("vrd_webhook_queue_events")).toBe(3);
+    expect(sample(after, "vrd_webhook_queue_events")).toBeGreaterThanOrEqual(4);
   });
 
   test("move with the requests sent: route template and status, latency, GraphQL operations, refusals, cache hits", async () => {
