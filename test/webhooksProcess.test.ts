@@ -17,6 +17,7 @@ import { freshDatabase, testProvider, type FreshDatabase } from "./support/datab
 import { startWebhookReceiver, verified, type ReceivedRequest } from "./support/webhookReceiver";
 import { client, type Client } from "./support/http";
 import { lingerMs } from "../src/webhooks/delivery";
+import { startDiscordStandIn } from "./support/discordStandIn";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -282,6 +283,46 @@ test(
     expect(delivered.slice(1).every((attempt) => attempt.attempt === 1)).toBe(true);
   },
   150_000,
+);
+
+(testProvider === "postgresql" ? test : test.skip)(
+  "PostgreSQL: a Discord webhook delivered by two processes in turn keeps Discord's 5 requests per 2 s over both, and posts every duty change",
+  async () => {
+    const db = await database();
+    const net = await network(db);
+    const discord = await startDiscordStandIn();
+    closers.push(() => discord.stop());
+    const path = `/api/webhooks/${net.id}/two-processes`;
+    await addWebhook(db, net.id, discord.url(path), "--format", "discord");
+    const processes = await Promise.all([service(db, { LOG_LEVEL: "info" }), service(db, { LOG_LEVEL: "info" })]);
+    const apis = processes.map((each) => client(each.url, net.apiKey));
+    const officers = ["d1", "d2", "d3", "d4"];
+    for (const officer of officers) await admin(db, "officer", "add", "--network", String(net.id), "--identifier", `steam:${officer}`, "--name", `Officer ${officer}`);
+    // Bursts of paced toggles (each its own message, so the window fills), each burst written to
+    // the other process, with pauses a little longer than a process keeps an idle webhook but
+    // shorter than Discord's window: the next burst's process takes over a window that is full.
+    let changes = 0;
+    for (let burst = 0; burst < 4; burst++) {
+      for (const officer of officers) {
+        for (let toggle = 0; toggle < 2; toggle++) {
+          expect((await apis[burst % 2].post(`/dutytime/steam:${officer}/toggle`)).status).toBe(200);
+          changes++;
+          await sleep(60);
+        }
+      }
+      await sleep(lingerMs + 300);
+    }
+    const embeds = () => discord.messages.filter((message) => message.path === path).flatMap((message) => message.body.embeds as { title: string }[]);
+    await eventually(() => embeds().length >= changes, 60_000, () => `${embeds().length} of ${changes} duty changes posted`);
+    expect(embeds().map((embed) => embed.title)).toEqual(Array.from({ length: changes }, (_, i) => (i % 2 === 0 ? "On duty" : "Off duty")));
+    // Never a request while the path was limited, whichever process sent it.
+    expect(discord.early()).toEqual([]);
+    const sent = processes.map((each) => each.output().split("\n").filter((line) => line.includes('"msg":"webhook attempt"')).length);
+    expect(sent.map((count) => count > 0)).toEqual([true, true]);
+    // The window was full at least once: some requests had to wait.
+    expect(discord.requests.filter((request) => request.path === path).length).toBeGreaterThan(5);
+  },
+  120_000,
 );
 
 (testProvider === "postgresql" ? test : test.skip)(
