@@ -299,8 +299,10 @@ test(
     const officers = ["d1", "d2", "d3", "d4"];
     for (const officer of officers) await admin(db, "officer", "add", "--network", String(net.id), "--identifier", `steam:${officer}`, "--name", `Officer ${officer}`);
     // Bursts of paced toggles (each its own message, so the window fills), each burst written to
-    // the other process, with pauses a little longer than a process keeps an idle webhook but
-    // shorter than Discord's window: the next burst's process takes over a window that is full.
+    // the other process once the one before is posted and a little longer than a process keeps
+    // an idle webhook has passed, but less than Discord's window: the writer hears of its event
+    // first and takes the webhook over with a window that is still full.
+    const embeds = () => discord.messages.filter((message) => message.path === path).flatMap((message) => message.body.embeds as { title: string }[]);
     let changes = 0;
     for (let burst = 0; burst < 4; burst++) {
       for (const officer of officers) {
@@ -310,10 +312,9 @@ test(
           await sleep(60);
         }
       }
+      await eventually(() => embeds().length >= changes, 30_000, () => `${embeds().length} of ${changes} duty changes posted`);
       await sleep(lingerMs + 300);
     }
-    const embeds = () => discord.messages.filter((message) => message.path === path).flatMap((message) => message.body.embeds as { title: string }[]);
-    await eventually(() => embeds().length >= changes, 60_000, () => `${embeds().length} of ${changes} duty changes posted`);
     expect(embeds().map((embed) => embed.title)).toEqual(Array.from({ length: changes }, (_, i) => (i % 2 === 0 ? "On duty" : "Off duty")));
     // Never a request while the path was limited, whichever process sent it.
     expect(discord.early()).toEqual([]);
@@ -342,7 +343,9 @@ test(
     // In bursts with pauses longer than a process keeps an idle webhook (lingerMs): each burst's
     // webhooks are free again, and both processes race to claim them.
     for (let burst = 0; burst < 6; burst++) {
-      await writeVehicles(apis, 10, `TWO${burst}`, 2, 20);
+      // Each process writes the first event of every other burst: it hears of it first, so the
+      // claims alternate too.
+      await writeVehicles(burst % 2 === 0 ? apis : [...apis].reverse(), 10, `TWO${burst}`, 2, 20);
       await sleep(lingerMs + 500);
     }
     const events = await eventsOf(apis[0]);
@@ -449,6 +452,13 @@ test(
 
     // deliveries: the test attempt.
     expect(await deliveries(db, webhook.id)).toEqual([{ ...attempt, id: expect.any(Number) }]);
+    // A test the receiver refuses: the attempt is printed, and the exit code says it failed.
+    receiver.answerWith(() => ({ status: 500 }));
+    const refusedTest = await adminRaw(db, ["webhook", "test", "--webhook", id]);
+    expect(refusedTest.code).toBe(1);
+    expect(JSON.parse(refusedTest.stdout).attempt).toMatchObject({ status: 500, kind: "test", outcome: "failed", error: "HTTP 500" });
+    receiver.answerWith(() => ({ status: 200 }));
+    receiver.requests.splice(1);
 
     // A delivery, and its redelivery: the same webhook-id and body, signed anew.
     const [firstVehicle] = await writeVehicles([api], 1, "ADM");

@@ -176,6 +176,12 @@ async function run(command: CommandName, options: Options, db: Database, webhook
   }
 }
 
+/** Whether the result is an attempt (webhook test, redeliver) that was not delivered. */
+function undelivered(result: unknown): boolean {
+  const attempt = (result as { attempt?: { outcome?: string } } | null)?.attempt;
+  return attempt !== undefined && attempt.outcome !== "delivered";
+}
+
 /** Domain errors carry per-field messages; show those rather than the summary alone. */
 function describe(error: unknown): string {
   if (error instanceof GraphQLError) {
@@ -228,7 +234,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const result = await run(command, options, db, { settings: settings.webhooks, observer: silentObserver });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    // A test or redelivery that did not go through: its attempt is printed, and the exit code says so.
+    return undelivered(result) ? 1 : 0;
   } catch (error) {
     process.stderr.write(`${describe(error)}\n`);
     if (!(error instanceof AdminError) && !(error instanceof GraphQLError)) return 1;

@@ -38,6 +38,12 @@ export const deliveriesAtOnce = 50;
 export const lingerMs = 1_000;
 /** How often a process looks for due retries and webhooks whose process died. */
 export const pollMs = 1_000;
+/**
+ * Discord's limit per webhook: 5 requests per 2 s. The window's instants are the database's clock
+ * as each process reckons it (read at its claim, to within a round trip): a margin keeps two
+ * processes' reckonings from letting a request in a few ms early.
+ */
+const discordWindow = { requests: 5, ms: 2_000, marginMs: 100 };
 /** A failing webhook is disabled after this long (CONTRACT: 5 days in a row). */
 export const failingMsBeforeDisabled = 5 * 86_400_000;
 /** The longest wait a receiver's Retry-After may ask. */
@@ -110,7 +116,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
    */
   async function deliver(claimed: DeliverableWebhook, clock: () => number): Promise<void> {
     let webhook = claimed;
-    const window = RequestWindow.from(webhook.sendWindow);
+    const window = RequestWindow.from(webhook.sendWindow, discordWindow.requests, discordWindow.ms + discordWindow.marginMs);
     let state: DeliveryState = {
       deliveredThrough: webhook.deliveredThrough,
       failedAttempts: webhook.failedAttempts,
