@@ -8,9 +8,9 @@
 // machine's clock. Memory: the first process's RSS before and after the subscribers connect, idle.
 // Audit: `GET /events?subject_type=vehicle&subject_id=...` in a network with `--events` events.
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
 import { parseFlags, runMain } from "./lib/args";
+import { request } from "./lib/http";
 import { createDatabase } from "./lib/databases";
 import { repoRoot, startServer, type RunningChild } from "./lib/processes";
 import { subscribe, type Subscriber } from "./events/sse";
@@ -35,20 +35,6 @@ function rssKib(pid: number): number {
   return Math.max(own, ...children.map(rssKib));
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-function request(url: string, apiKey: string, method: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(url, { method, agent, headers: { "X-API-Key": apiKey, "Content-Type": "application/json", Accept: "application/json" } }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-    });
-    outgoing.on("error", reject);
-    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 async function main() {
   const flags = parseFlags(process.argv.slice(2), {

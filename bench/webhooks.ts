@@ -13,6 +13,7 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { parseFlags, runMain } from "./lib/args";
+import { request } from "./lib/http";
 import { createDatabase } from "./lib/databases";
 import { repoRoot, startServer, type RunningChild } from "./lib/processes";
 import { measure, percentile, summarize, type LoadSample } from "./load/measure";
@@ -22,20 +23,6 @@ import { createNetwork } from "../src/admin/networks";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number) => Math.round(value * 100) / 100;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
-
-function request(url: string, apiKey: string, method: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const outgoing = http.request(url, { method, agent, headers: { "X-API-Key": apiKey, "Content-Type": "application/json" } }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-    });
-    outgoing.on("error", reject);
-    outgoing.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
 
 /** The id of the webhook a createWebhook made. */
 interface Created {
