@@ -28,8 +28,8 @@ async function main() {
   // Without a metrics listener nothing is counted: requests pay for metrics only when they are read.
   const metrics = settings.metrics.port === null ? undefined : serviceMetrics({ pool: connectionPoolOf(db.prisma) });
   const webhooks = { settings: settings.webhooks, observer: attemptObserver(log, metrics && webhookMetrics(metrics.registry, () => db.webhooks.backlog())) };
-  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics, webhooks });
-  const server = await listen(app, settings.port, settings.host, settings.limits);
+  const app = createApp({ db, rateLimit: { perMinute: settings.rateLimitPerMinute }, limits: settings.limits, log, metrics, webhooks, trustedProxies: settings.trustedProxies });
+  const server = await listen(app, settings.port, settings.host, settings.limits, settings.trustedProxies);
   const stopRetention = keepEventRetention(db, () => new Date(), (error) => log.error({ err: error }, "event retention"));
   const delivery = startWebhookDelivery(db, webhooks.settings, webhooks.observer);
   const metricsServer = metrics && (await listenForMetrics(metrics.registry, settings.metrics.port!, settings.metrics.host));
@@ -43,9 +43,11 @@ async function main() {
     lifecycle.info(`${signal}: finishing requests in flight`);
     stopRetention();
     await server.close();
+    lifecycle.info("requests finished; webhook attempts in flight finishing");
     // The attempts in flight end (each within WEBHOOK_TIMEOUT_MS) and write their outcome.
     await delivery.stop();
     await metricsServer?.close();
+    lifecycle.info("closing the database");
     await db.close();
     // pino's destination writes what it still holds when the process exits.
     process.exit(0);

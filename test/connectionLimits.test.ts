@@ -1,14 +1,21 @@
 // The connection limits (HTTP_* and MAX_BODY_BYTES_IN_FLIGHT), set small so that a test reaches
 // them: slow headers and idle connections are closed, more connections than allowed are not
 // served, bodies beyond the budget in flight are refused with 503, and an upload answered before
-// it ended is drained only so far.
+// it ended is drained only so far; an upload the client drops gives its bytes back.
 import net from "node:net";
 import { startService, type TestNetwork, type TestService } from "./support/service";
+import { captureLog } from "./support/logCapture";
+import { listen } from "../src/server/httpServer";
+import { defaultLimits } from "../src/config/limits";
+import { RequestBodyError } from "../src/server/requestBodies";
+import type { App } from "../src/server/app";
 
 let service: TestService;
 let network: TestNetwork;
+const captured = captureLog();
 beforeAll(async () => {
   service = await startService({
+    log: captured.log,
     limits: { httpHeadersTimeoutMs: 500, httpRequestTimeoutMs: 1_000, httpKeepAliveTimeoutMs: 300, httpMaxConnections: 20, maxBodyBytesInFlight: 100 },
   });
   network = await service.network();
@@ -16,8 +23,8 @@ beforeAll(async () => {
 afterAll(() => service.close());
 
 /** A raw connection: what it received, and whether and when the server closed it. */
-function connect() {
-  const { hostname, port } = new URL(service.url);
+function connect(url = service.url) {
+  const { hostname, port } = new URL(url);
   const socket = net.connect(Number(port), hostname);
   const state = { received: "", closedAt: null as number | null, openedAt: Date.now() };
   socket.on("data", (chunk) => (state.received += chunk.toString("utf8")));
@@ -76,6 +83,87 @@ test("a body beyond the bytes in flight is refused with 503 and Retry-After; a s
     body: { message: expect.any(String) },
   });
   expect((await send(JSON.stringify({ plate: "BUDGET-2" }))).status).toBe(201);
+});
+
+/** The head of a POST /vehicles declaring 80 bytes, and 9 of them. */
+const partialUpload = (requestId: string, key: string) =>
+  `POST /vehicles HTTP/1.1\r\nHost: records.test\r\nX-API-Key: ${key}\r\nX-Request-Id: ${requestId}\r\n` +
+  `Content-Type: application/json\r\nContent-Length: 80\r\n\r\n{"plate":`;
+
+describe("an upload the client drops halfway gives its share of the budget back", () => {
+  /** Declares 80 of the 100 bytes in flight, sends part of them, and drops the connection after `ms`. */
+  async function dropUpload(requestId: string, ms: number) {
+    const { socket, closed } = connect();
+    // Destroyed only once the kernel has it: a write still waiting for the connection is dropped.
+    await new Promise((resolve) => socket.write(partialUpload(requestId, network.apiKey), resolve));
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    socket.destroy();
+    await closed(1_000);
+  }
+
+  /** A small POST /vehicles: 201 only if the bytes of the dropped uploads came back (80 + 30 > 100). */
+  async function postSmall(plate: string) {
+    const response = await fetch(`${service.url}/vehicles`, {
+      method: "POST",
+      headers: { "X-API-Key": network.apiKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ plate }),
+    });
+    await response.text();
+    return response.status;
+  }
+
+  /** Resolves once the request's line is written, or after 2 s (then lineOf throws, showing the log). */
+  async function lineOf(requestId: string) {
+    for (let waited = 0; waited < 2_000 && !captured.lines().some((line) => line.requestId === requestId); waited += 20) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return captured.lineOf(requestId);
+  }
+
+  test.each([
+    ["while its body is being read", 200],
+    ["as soon as it is sent", 0],
+  ])("dropped %s: the next uploads are read, and the request is logged", async (_when, ms) => {
+    for (let i = 0; i < 3; i += 1) {
+      const requestId = `dropped-${ms}-${i}`;
+      await dropUpload(requestId, ms);
+      expect(await lineOf(requestId)).toMatchObject({ method: "POST", route: "/vehicles", status: 400 });
+      expect(await postSmall(`DROP-${ms}-${i}`)).toBe(201);
+    }
+  });
+});
+
+test("an upload dropped before the app asks for its body (a slow key check) is refused at once, taking nothing", async () => {
+  // An app that asks for each body only after 300 ms, by which time this client has left; it
+  // tells how each read ended.
+  const reads: Record<string, string> = {};
+  const app: App = {
+    async handle(incoming) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      reads[incoming.requestId] = await incoming.text().then(
+        (text) => `read ${text?.length} bytes`,
+        (error: unknown) => (error instanceof RequestBodyError ? `refused ${error.reply.status}` : String(error)),
+      );
+      return { status: 200, headers: {}, body: "{}" };
+    },
+    fetch: () => Promise.reject(new Error("not served")),
+    endSubscriptions: () => undefined,
+    upgrade: (_request, socket) => socket.destroy(),
+  };
+  const server = await listen(app, 0, "127.0.0.1", { ...defaultLimits, maxBodyBytesInFlight: 100 });
+  try {
+    for (const requestId of ["gone-1", "gone-2"]) {
+      const { socket, closed } = connect(server.url);
+      await new Promise((resolve) => socket.write(partialUpload(requestId, "any"), resolve));
+      socket.destroy();
+      await closed(1_000);
+    }
+    const response = await fetch(`${server.url}/vehicles`, { method: "POST", headers: { "X-Request-Id": "after" }, body: "x".repeat(80) });
+    expect(response.status).toBe(200);
+    expect(reads).toEqual({ "gone-1": "refused 400", "gone-2": "refused 400", after: "read 80 bytes" });
+  } finally {
+    await server.close();
+  }
 });
 
 test("a request whose body never ends is answered 408 once the request timeout passes", async () => {

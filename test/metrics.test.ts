@@ -205,7 +205,7 @@ test("operation names get a series each up to a bound, then count as (other)", a
   const run = (name: string | undefined) => {
     const record = new RequestRecord("id", "POST");
     Object.assign(record, { route: "/graphql", status: 200, operation: name, operationType: "query" });
-    metrics.answered(record);
+    metrics.answered(record, "direct");
   };
   for (let i = 0; i < maxOperationNames + 20; i += 1) run(`Operation${i}`);
   run("Operation0");

@@ -7,6 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { observabilitySpecs, defaultLogSettings } from "../src/config/observability";
 import { webhookSpecs } from "../src/config/webhooks";
+import { proxySpecs } from "../src/config/proxies";
 import { readSettings } from "../src/config/env";
 import { generateApiKey, hashApiKey } from "../src/resolvers/apiKeys";
 import { keyPrefixLength, RequestRecord } from "../src/server/observability/requestRecord";
@@ -18,9 +19,9 @@ import { client } from "./support/http";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test("the README's configuration table lists the log, metrics and webhook settings with their defaults and meanings", () => {
+test("the README's configuration table lists the log, metrics, proxy and webhook settings with their defaults and meanings", () => {
   const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
-  for (const spec of [...Object.values(observabilitySpecs), ...Object.values(webhookSpecs)]) expect(readme).toContain(`| \`${spec.env}\` | ${spec.shown} | ${spec.meaning} |`);
+  for (const spec of [...Object.values(observabilitySpecs), ...Object.values(proxySpecs), ...Object.values(webhookSpecs)]) expect(readme).toContain(`| \`${spec.env}\` | ${spec.shown} | ${spec.meaning} |`);
 });
 
 test("the settings are read from the environment; values that mean nothing are refused", () => {
@@ -44,6 +45,8 @@ test("a request's line is the line pino makes of its record: same fields, same o
     route: "/graphql",
     status: 503,
     durationMs: 12.34,
+    clientAddress: "2001:db8::7",
+    proxyAddress: "127.0.0.1",
     network: 7,
     keyPrefix: "vrd_abcdef",
     operation: "Dash_board2",
@@ -113,8 +116,9 @@ describe("request lines", () => {
     const keyPrefix = apiKey.slice(0, keyPrefixLength);
     const get = captured.lineOf("log-get");
     // Fields that do not apply are left out: a REST request has no operation, an answered one no refusal.
-    expect(Object.keys(get)).toEqual(["level", "time", "pid", "hostname", "requestId", "method", "route", "status", "durationMs", "network", "keyPrefix", "keyId", "keyName"]);
-    expect(get).toMatchObject({ level: 30, pid: process.pid });
+    expect(Object.keys(get)).toEqual(["level", "time", "pid", "hostname", "requestId", "method", "route", "status", "durationMs", "clientAddress", "network", "keyPrefix", "keyId", "keyName"]);
+    // No proxy is trusted here: the socket's peer (test/trustedProxies.test.ts has the others).
+    expect(get).toMatchObject({ level: 30, pid: process.pid, clientAddress: "127.0.0.1" });
     expect(Math.abs(get.time - Date.now())).toBeLessThan(60_000);
     expect(get.durationMs).toBeGreaterThanOrEqual(0);
     const network = networkId;

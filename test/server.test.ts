@@ -5,8 +5,10 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import WebSocket from "ws";
 import { temporaryDir } from "./support/service";
-import { unsupportedNodeAllowance } from "./support/process";
+import { runAdmin, startServiceProcess, unsupportedNodeAllowance } from "./support/process";
+import { subscribeSse } from "./support/eventStream";
 import { client } from "./support/http";
 import { openDatabase } from "../src/db/client";
 import { createNetwork } from "../src/admin/networks";
@@ -399,3 +401,55 @@ describe("npm start", () => {
     }
   });
 });
+
+test("SIGTERM with live subscriptions on kept-alive connections (as a proxy keeps them): each ends, and the process exits 0 without waiting for the keep-alive timeout", async () => {
+  const dir = temporaryDir();
+  // Far longer than the test may take: only closing the connections that become idle ends them.
+  const env = { DATA_DIR: dir, LOG_LEVEL: "warn", HTTP_KEEP_ALIVE_TIMEOUT_MS: "600000" };
+  const key = JSON.parse(runAdmin(["network", "create", "--name", "Stop", "--identifier-type", "steam"], env).stdout).apiKey;
+  const service = await startServiceProcess(env);
+  const agent = new http.Agent({ keepAlive: true });
+  try {
+    const subscribers = await Promise.all([1, 2].map(() => subscribeSse(service.url, key, "subscription { events { sequence } }", {}, {}, { agent })));
+    // A plain request too, whose connection the agent keeps open afterwards.
+    await new Promise<void>((resolve, reject) => http.get(`${service.url}/healthz`, { agent }, (response) => response.resume().on("end", resolve)).on("error", reject));
+    const exit = await within(service.stop("SIGTERM"), 20_000);
+    expect(exit).toBe(0);
+    // The subscriptions were completed by the server, not cut.
+    await Promise.all(subscribers.map((subscriber) => subscriber.ended));
+    for (const subscriber of subscribers) expect(subscriber.frames.map((frame) => frame.event)).toContain("complete");
+  } finally {
+    agent.destroy();
+  }
+});
+
+test("SIGTERM with a WebSocket subscriber that never answers the closing handshake (gone behind a proxy): the process exits 0 all the same", async () => {
+  const dir = temporaryDir();
+  const env = { DATA_DIR: dir, LOG_LEVEL: "warn" };
+  const key = JSON.parse(runAdmin(["network", "create", "--name", "Stop", "--identifier-type", "steam"], env).stdout).apiKey;
+  const service = await startServiceProcess(env);
+  const socket = new WebSocket(`${service.url.replace("http", "ws")}/graphql`, "graphql-transport-ws");
+  const messages: { type: string }[] = [];
+  socket.on("message", (data) => messages.push(JSON.parse(String(data))));
+  try {
+    await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+    socket.send(JSON.stringify({ type: "connection_init", payload: { "X-API-Key": key } }));
+    await waitUntil(() => messages.some((message) => message.type === "connection_ack"));
+    socket.send(JSON.stringify({ id: "1", type: "subscribe", payload: { query: "subscription { events { sequence } }" } }));
+    await sleep(300);
+    // From now on the client reads nothing: the server's close frame is never answered.
+    (socket as unknown as { _socket: net.Socket })._socket.pause();
+    const exit = await within(service.stop("SIGTERM"), 20_000);
+    expect(exit).toBe(0);
+  } finally {
+    socket.terminate();
+  }
+});
+
+async function waitUntil(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(20);
+  }
+}

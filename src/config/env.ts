@@ -3,6 +3,7 @@ import { databaseUrl, dataDir, defaultPoolSettings, listenerSettingSpecs, type L
 import { limitSpecs, type LimitName, type Limits } from "./limits";
 import { readWebhookSettings, type WebhookSettings } from "./webhooks";
 import { readLogSettings, readMetricsSettings, type LogSettings, type MetricsSettings } from "./observability";
+import { readTrustedProxies, type TrustedProxies } from "./proxies";
 
 export interface Settings {
   port: number;
@@ -15,6 +16,7 @@ export interface Settings {
   limits: Limits;
   log: LogSettings;
   metrics: MetricsSettings;
+  trustedProxies: TrustedProxies;
   webhooks: WebhookSettings;
 }
 
@@ -60,6 +62,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     listener: listenerSettings(env),
     log: readLogSettings(env),
     metrics: readMetricsSettings(env),
+    trustedProxies: readTrustedProxies(env),
     webhooks: readWebhookSettings(env),
   };
 }

@@ -41,6 +41,7 @@ import { keyPrefixLength, limitRefusalReason, RequestRecord, type RefusalReason 
 import { requestObserver } from "./observability/requestObserver";
 import type { Logger } from "./observability/requestLog";
 import type { ServiceMetrics } from "./observability/metrics";
+import type { TrustedProxies } from "../config/proxies";
 import { Response } from "@whatwg-node/fetch";
 import { isReply, type Answer } from "./answer";
 import { isPreflight, listedOrigins, originAllowed, preflightReply, withCors } from "./cors";
@@ -70,6 +71,8 @@ export interface AppDependencies {
   metrics?: ServiceMetrics;
   /** Webhook settings and the observer of their attempts (tests, webhook test); none: the contract's defaults. */
   webhooks?: WebhookServices;
+  /** TRUSTED_PROXIES (src/config/proxies.ts): whose X-Forwarded-For names the client in the log; none: nobody's. */
+  trustedProxies?: TrustedProxies;
 }
 
 export { isReply, type Answer };
@@ -98,7 +101,7 @@ function lastEventIdOf(incoming: IncomingHttp): number | undefined {
 const graphqlMethodList = ["GET", "HEAD", "POST"] as const;
 const graphqlMethods = graphqlMethodList.join(", ");
 
-export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics, webhooks }: AppDependencies): App {
+export function createApp({ db, now = () => new Date(), rateLimit, limits: chosen, knownQueries: answerKnown = true, log, metrics, webhooks, trustedProxies }: AppDependencies): App {
   const limits: Limits = { ...defaultLimits, ...chosen };
   const { documentLimits, execute, subscribe } = operationGuards(schema, limits);
   const feed = eventFeed(db, now, limits.subscriptionMaxQueued);
@@ -111,7 +114,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   const originsOfKeys = listedOrigins(db.apiKeys, db.keyChanges);
   /** What each REST route's operation needs ("GET /vehicles"): checked before its body is read. */
   const restScopes = new Map(restRouteTable.map((spec) => [`${spec.method} ${spec.path}`, fieldScopes(schema, spec.operation)]));
-  const observer = requestObserver(log, metrics);
+  const observer = requestObserver(log, metrics, trustedProxies);
 
   /**
    * The request's network and key, or the domain error that refuses it before any resolver runs:
@@ -325,12 +328,14 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   async function handle(incoming: IncomingHttp): Promise<Answer> {
     const started = performance.now();
     const record = new RequestRecord(incoming.requestId, incoming.method);
+    // Read before the answer: a client that gives up waiting closes its socket, which forgets it.
+    const peer = observer.watchesClients ? incoming.peerAddress() : undefined;
     const answered = await answer(incoming, record);
     record.status = answered.status;
     // Hundredths of a millisecond: what a log reader or a histogram bucket can tell apart.
     record.durationMs = Math.round((performance.now() - started) * 100) / 100;
     if (record.refusal === undefined && record.network !== undefined && (record.status === 403 || record.status >= 413)) record.refusal = refusalOfStatus(record.status, record.durationMs);
-    observer.answered(record);
+    observer.answered(record, peer, incoming.header);
     return answered;
   }
 

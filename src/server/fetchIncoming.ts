@@ -9,6 +9,8 @@ export interface IncomingHttp extends IncomingRest {
   requestId: string;
   /** The request as a fetch Request, with this body (read before by `text`) or none. */
   fetchRequest(body: string | null): Request;
+  /** The socket's remote address; undefined for a fetch Request, or once the client has closed the socket. */
+  peerAddress(): string | undefined;
 }
 
 export function incomingOfRequest(request: Request, url: URL): IncomingHttp {
@@ -21,6 +23,7 @@ export function incomingOfRequest(request: Request, url: URL): IncomingHttp {
     text: () => readLimitedText(request),
     fetchRequest: (body) =>
       body === null ? request : new Request(request.url, { method: request.method, headers: request.headers, body }),
+    peerAddress: () => undefined,
   };
 }
 

@@ -11,6 +11,11 @@ import { incomingOfNodeRequest, invalidUrl, writeReply } from "./nodeRequests";
 import { logInternalError } from "../publicError";
 import { defaultLimits, type Limits } from "../config/limits";
 import { requestIdHeader, requestIdOf } from "./observability/requestId";
+import { forwardedSchemes } from "./forwardedScheme";
+import { noTrustedProxies, type TrustedProxies } from "../config/proxies";
+
+/** How often a closing server closes the connections that have become idle since. */
+const idleCloseIntervalMs = 50;
 
 export interface RunningServer {
   url: string;
@@ -44,8 +49,19 @@ async function replyOf(response: Response): Promise<Reply> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-export async function listen(app: App, port: number, host: string, limits: ConnectionLimits = defaultLimits): Promise<RunningServer> {
+/**
+ * `trustedProxies`: TRUSTED_PROXIES (src/config/proxies.ts), whose X-Forwarded-Proto gives the
+ * scheme of the URLs the answers write; none: nobody's (the app takes them too, for the log).
+ */
+export async function listen(
+  app: App,
+  port: number,
+  host: string,
+  limits: ConnectionLimits = defaultLimits,
+  trustedProxies: TrustedProxies = noTrustedProxies,
+): Promise<RunningServer> {
   const budget = bodyBudget(limits.maxBodyBytesInFlight);
+  const schemeOf = forwardedSchemes(trustedProxies);
   /** The answer under way on a socket: a protocol error in its body is answered through it. */
   const answering = new WeakMap<Socket, ServerResponse>();
 
@@ -59,7 +75,7 @@ export async function listen(app: App, port: number, host: string, limits: Conne
   }
 
   async function answer(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<unknown> {
-    const incoming = incomingOfNodeRequest(request, response, budget, requestId);
+    const incoming = incomingOfNodeRequest(request, response, budget, requestId, schemeOf);
     if (!incoming) {
       return send(invalidUrl(), request, response, request.headers["content-length"] !== undefined || request.headers["transfer-encoding"] !== undefined, requestId);
     }
@@ -126,9 +142,17 @@ export async function listen(app: App, port: number, host: string, limits: Conne
     url: `http://${shownHost}:${boundPort}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
+        // Idle keep-alive connections would hold close() open until HTTP_KEEP_ALIVE_TIMEOUT_MS;
+        // requests in flight still finish. A connection also becomes idle later, when its
+        // request ends: an ended subscription's, or one in flight (a proxy keeps its connections
+        // to the service alive), so they are closed again until the server has closed.
+        const closingIdle = setInterval(() => server.closeIdleConnections(), idleCloseIntervalMs);
+        server.close((error) => {
+          clearInterval(closingIdle);
+          if (error) reject(error);
+          else resolve();
+        });
         app.endSubscriptions();
-        // Idle keep-alive connections would hold close() open; requests in flight still finish.
         server.closeIdleConnections();
       }),
   };

@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { IncomingHttp } from "./fetchIncoming";
 import { errorJson, type Reply } from "../rest/responses";
 import { readBody, sendsBody, type BodyBudget } from "./requestBodies";
+import type { ForwardedSchemeOf } from "./forwardedScheme";
 
 /** A path of only these characters is its own URL pathname: nothing to encode, no dot segments. */
 const plainPath = /^\/[\w~/-]*$/;
@@ -43,12 +44,23 @@ export interface NodeIncoming extends IncomingHttp {
   bodyUnread(): boolean;
 }
 
-/** The request as the app reads it, with its id; null when its target and Host make no URL. */
-export function incomingOfNodeRequest(request: IncomingMessage, response: ServerResponse, budget: BodyBudget, requestId: string): NodeIncoming | null {
+/**
+ * The request as the app reads it, with its id; null when its target and Host make no URL.
+ * `schemeOf`: whose X-Forwarded-Proto names the scheme of the URL (./forwardedScheme.ts).
+ */
+export function incomingOfNodeRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  budget: BodyBudget,
+  requestId: string,
+  schemeOf: ForwardedSchemeOf,
+): NodeIncoming | null {
   const target = request.url ?? "/";
-  // An absolute-form target (a request through a proxy) carries its own host.
+  // An absolute-form target (a request through a proxy) carries its own host, and scheme.
   const host = target.startsWith("/") ? hostOf(request) : null;
   if (host !== null && !makesUrl(host)) return null;
+  // http, the server's own: a scheme forwarded by a trusted proxy is applied when the URL is
+  // first asked for (below), so that requests that make no URL do not pay for it.
   const base = host === null ? "" : `http://${host}`;
   const queryAt = target.indexOf("?");
   const path = queryAt === -1 ? target : target.slice(0, queryAt);
@@ -58,13 +70,24 @@ export function incomingOfNodeRequest(request: IncomingMessage, response: Server
     if (!URL.canParse(base + target)) return null;
     url = new URL(base + target);
   }
+  let schemeApplied = host === null;
+  const urlOf = (): URL => {
+    url ??= new URL(base + target);
+    if (!schemeApplied) {
+      schemeApplied = true;
+      // The same URL as if written with https:// (an explicit :443 is then the default port and
+      // left out, as the client would have written it).
+      if (schemeOf(incoming.peerAddress(), incoming.header("x-forwarded-proto")) === "https") url.protocol = "https:";
+    }
+    return url;
+  };
   let body: Promise<string | null> | undefined;
   let bodyEnded = !sendsBody(request);
   const incoming: NodeIncoming = {
     requestId,
     method: request.method ?? "GET",
     pathname: url ? url.pathname : path,
-    url: () => (url ??= new URL(base + target)),
+    url: urlOf,
     header(name) {
       // node keeps only the first of several Authorization lines; the others count too.
       if (name === "authorization" && request.headers.authorization !== undefined) return request.headersDistinct.authorization!.join(", ");
@@ -77,6 +100,8 @@ export function incomingOfNodeRequest(request: IncomingMessage, response: Server
         return text;
       })),
     fetchRequest: (text) => fetchRequestOf(request, incoming, text),
+    // node asks the kernel once per connection and keeps the answer.
+    peerAddress: () => request.socket.remoteAddress,
     bodyUnread: () => !bodyEnded,
   };
   return incoming;

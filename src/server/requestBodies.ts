@@ -49,6 +49,10 @@ export function readBody(request: IncomingMessage, response: ServerResponse, bud
   if (!sendsBody(request)) return Promise.resolve("");
   const declared = request.headers["content-length"];
   if (declared !== undefined && Number(declared) > maxBodyBytes) return Promise.resolve(null);
+  // The client left while its key was checked: the request and its socket have sent their last
+  // events already, and listeners added now would wait forever.
+  const { socket } = request;
+  if (request.destroyed || socket.destroyed) return Promise.reject(gone());
   // A chunked body may grow to the limit: its share of the budget is the limit.
   const reserved = declared !== undefined ? Number(declared) : maxBodyBytes;
   if (!budget.take(reserved)) return Promise.reject(busy());
@@ -58,8 +62,11 @@ export function readBody(request: IncomingMessage, response: ServerResponse, bud
   return new Promise<string | null>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Every way out settles: it removes all the listeners at once, so the reserved bytes are
+    // given back exactly once.
     const settle = () => {
       request.off("data", onData).off("end", onEnd).off("error", onClose).off("close", onClose);
+      socket.off("close", onClose);
       budget.give(reserved);
     };
     const onData = (chunk: Buffer) => {
@@ -78,6 +85,12 @@ export function readBody(request: IncomingMessage, response: ServerResponse, bud
       reject(gone());
     };
     request.on("data", onData).on("end", onEnd).on("error", onClose).once("close", onClose);
+    // The request alone is not enough: a body cut short by the client's leaving is a protocol
+    // error (HPE_INVALID_EOF_STATE), whose answer (./httpServer.ts) finishes the response; node
+    // then detaches the request from its socket, and the request fires none of its events.
+    // The socket's close always comes. It serves the connection's later requests too: the
+    // listener goes with the read.
+    socket.once("close", onClose);
   });
 }
 
@@ -88,6 +101,9 @@ export function readBody(request: IncomingMessage, response: ServerResponse, bud
  * and many clients then report the reset, not the answer.
  */
 export function answerThenDiscard(request: IncomingMessage, response: ServerResponse, reply: Reply): void {
+  // The client is gone: nobody reads the answer or sends the rest (the timer below would only
+  // keep the request for its ten seconds).
+  if (request.destroyed || request.socket.destroyed) return;
   const body = reply.body ?? "";
   response.writeHead(reply.status, { ...reply.headers, "Content-Length": Buffer.byteLength(body), Connection: "close" });
   response.write(body);

@@ -54,6 +54,9 @@ function headersOf(params: Readonly<Record<string, unknown>> | undefined, reques
   };
 }
 
+/** How long a stopping server waits for a WebSocket peer to answer its close frame. */
+const closingHandshakeMs = 1000;
+
 /** A refusal's close code: 4401 and 4403 are the protocol's; 4429 and 1013 say "retry later". */
 function closeCodeOf(refusal: GraphQLError): number {
   const code = refusal.extensions.code;
@@ -127,7 +130,13 @@ export function webSockets(deps: WebSocketDependencies): WebSockets {
     },
     async close() {
       for (const client of server.clients) client.close(1001, "Going away");
+      // A peer that does not answer the closing handshake (gone, or a proxy still holding the
+      // tunnel of a client that is) would hold a stopping server for ws's 30 s: it is cut.
+      const cut = setTimeout(() => {
+        for (const client of server.clients) client.terminate();
+      }, closingHandshakeMs).unref();
       await disposable.dispose();
+      if (server.clients.size === 0) clearTimeout(cut);
     },
   };
 }

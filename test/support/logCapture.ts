@@ -10,7 +10,10 @@ export interface CapturedLog {
   lines(): Record<string, any>[];
   /** The line of the request with this id (throws when there is not exactly one). */
   lineOf(requestId: string): Record<string, any>;
-  /** That line's fields of the request, without pino's and the id and duration, which vary. */
+  /**
+   * That line's fields of the request, without pino's and the id and duration, which vary, and
+   * the client's address, 127.0.0.1 for every test's request (test/trustedProxies.test.ts checks it).
+   */
   requestOf(requestId: string): Record<string, any>;
 }
 
@@ -29,7 +32,7 @@ export function captureLog(level: LogLevel = "info"): CapturedLog {
     },
     requestOf(requestId) {
       // eslint-disable-next-line @typescript-eslint/no-unused-vars
-      const { level, time, pid, hostname, requestId: _id, durationMs, ...fields } = this.lineOf(requestId);
+      const { level, time, pid, hostname, requestId: _id, durationMs, clientAddress, ...fields } = this.lineOf(requestId);
       return fields;
     },
   };

@@ -14,6 +14,7 @@ import type { ServiceMetrics } from "../../src/server/observability/metrics";
 import { freshDatabase, temporaryDir, testProvider, type FreshDatabase } from "./database";
 import { operatorKey } from "../../src/context";
 import type { WebhookServices } from "../../src/resolvers/webhooks";
+import type { TrustedProxies } from "../../src/config/proxies";
 
 export { temporaryDir, testProvider };
 
@@ -62,6 +63,8 @@ export interface ServiceOptions {
   metrics?: ServiceMetrics;
   /** Webhook settings (allowed hosts, stubbed resolvers, schedule) and the observer of attempts. */
   webhooks?: WebhookServices;
+  /** TRUSTED_PROXIES (none: nobody's X-Forwarded-For or X-Forwarded-Proto is believed). */
+  trustedProxies?: TrustedProxies;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<TestService> {
@@ -72,7 +75,7 @@ export async function startService(options: ServiceOptions = {}): Promise<TestSe
   const db = await openDatabase(url);
   const clock = new TestClock();
   const limits = { ...defaultLimits, ...options.limits };
-  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits, log: options.log, metrics: options.metrics, webhooks: options.webhooks }), 0, "127.0.0.1", limits);
+  const server = await listen(createApp({ db, now: clock.now, rateLimit: options.rateLimit, limits, log: options.log, metrics: options.metrics, webhooks: options.webhooks, trustedProxies: options.trustedProxies }), 0, "127.0.0.1", limits, options.trustedProxies);
   let counter = 0;
 
   return {

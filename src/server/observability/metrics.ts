@@ -10,11 +10,14 @@
 // - `reason`: the refusal reasons of ./requestRecord.ts;
 // - `operation`: a GraphQL operation's name for the first 100 names this process ran (operations
 //   of admitted keys, valid against the schema), then `(other)`; `(anonymous)` for none;
-// - `cache`: the caches of src/config/cacheCounts.ts.
+// - `cache`: the caches of src/config/cacheCounts.ts;
+// - `source`: how a request's client address was known (./clientAddress.ts). Never the address:
+//   clients choose those, and a series each would grow without end.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
 import { cacheCounts, type CacheName } from "../../config/cacheCounts";
 import type { RequestRecord } from "./requestRecord";
 import { RequestSeries, SeriesDurations } from "./requestSeries";
+import { clientAddressSources, type ClientAddressSource } from "./clientAddress";
 
 /** What pg's Pool tells of its connections (public properties). */
 export interface PoolCounts {
@@ -43,8 +46,8 @@ const lintFailingDefaults = ["nodejs_active_handles_total", "nodejs_active_reque
 
 export interface ServiceMetrics {
   registry: Registry;
-  /** Counts a request whose answer is ready. */
-  answered(record: RequestRecord): void;
+  /** Counts a request whose answer is ready, whose client's address was known so. */
+  answered(record: RequestRecord, addressSource: ClientAddressSource): void;
 }
 
 /**
@@ -70,6 +73,18 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
       for (const each of series.all()) {
         for (const [status, count] of each.statuses) this.inc({ route: each.route, method: each.method, status }, count);
       }
+    },
+  });
+  // Plain counts, made samples when scraped, as the series above (prom-client's inc hashes its labels).
+  const addressSources = Object.fromEntries(clientAddressSources.map((source) => [source, 0])) as Record<ClientAddressSource, number>;
+  new Counter({
+    name: "vrd_http_requests_by_client_address_source_total",
+    help: "HTTP requests answered, by how the client's address was known: direct, trusted_proxy (X-Forwarded-For of a TRUSTED_PROXIES peer), untrusted_forwarded (X-Forwarded-For of another peer, ignored).",
+    labelNames: ["source"] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const source of clientAddressSources) this.inc({ source }, addressSources[source]);
     },
   });
   new SeriesDurations(series, {
@@ -153,7 +168,8 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
 
   return {
     registry,
-    answered(record) {
+    answered(record, addressSource) {
+      addressSources[addressSource] += 1;
       series.add(record.route ?? "unmatched", record.method, record.status, record.durationMs / 1000);
       if (record.operationType !== undefined) operations.inc({ operation: operationLabel(record.operation), type: record.operationType });
       if (record.refusal !== undefined) refusals.inc({ reason: record.refusal });

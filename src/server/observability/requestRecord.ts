@@ -1,6 +1,7 @@
 // What is known of one request by the time it is answered: the fields of its log line, which the
 // metrics count too (src/server/observability/requestObserver.ts). The app fills it in as it goes
-// (route, network, key prefix, id and name, refusal); the guarded execute function adds the GraphQL operation.
+// (route, network, key prefix, id and name, refusal); the guarded execute function adds the GraphQL
+// operation; the observer, the client's address.
 // It is the log line itself, so a request allocates nothing else for its log. Nothing of a
 // request's query string, body or key goes in here beyond the key's public prefix. What is not
 // known or does not apply stays undefined, which pino leaves out of the line (a null costs a
@@ -51,6 +52,12 @@ export class RequestRecord {
   route: string | null = null;
   status = 0;
   durationMs = 0;
+  /**
+   * The client's address (./clientAddress.ts), and the trusted proxy it came through when it
+   * did: set when the line is written or the request counted (./requestObserver.ts).
+   */
+  clientAddress: string | undefined = undefined;
+  proxyAddress: string | undefined = undefined;
   /** The network of the admitted key. */
   network: number | undefined = undefined;
   /** The first characters of the key sent, when it looks like one of ours (admitted or not). */
