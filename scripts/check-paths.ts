@@ -11,7 +11,7 @@
 //   - every Markdown file, all of its text (prose and code blocks), and its links.
 // Not read:
 //   - node_modules/ and .git/ anywhere, and what is made or kept out of git at the top level
-//     (dist/, coverage/, data/, bench-data/, src/generated/): not the repository's text;
+//     (dist/, release/, coverage/, data/, bench-data/, src/generated/): not the repository's text;
 //   - bench/results/*.md: each is the record of one run at one commit, naming the files of that
 //     commit; rewriting them when a file moves would make the record say what did not happen
 //     (the commit they name still has those files);
@@ -26,7 +26,7 @@ import { commentsOnly, type CommentSyntax } from "./paths/comments";
 import { exists, markdownTargets, pathTokens, type Reference } from "./paths/references";
 
 const skippedAnywhere = new Set(["node_modules", ".git"]);
-const skippedFromRoot = new Set(["dist", "coverage", "data", "bench-data", "src/generated"]);
+const skippedFromRoot = new Set(["dist", "release", "coverage", "data", "bench-data", "src/generated"]);
 /** Files that are records of their commit (see above). */
 const records = [/^bench\/results\/[^/]+\.md$/, /^prisma\/[^/]+\/migrations\//];
 

@@ -6,15 +6,16 @@
 // that lists that site's origin (docs/dashboards.md).
 //
 // The page's TypeScript (src/dashboard/page/) is bundled with esbuild's build API into memory
-// (write: false) on the first request of a dashboard path, once per process, and kept: the
-// HTML, one script, one stylesheet, some tens of kilobytes. Not at build time into dist/,
-// because the tests run the service from its TypeScript sources (ts-jest, tsx) without
+// (src/dashboard/pageFiles.ts) on the first request of a dashboard path, once per process, and
+// kept: the HTML, one script, one stylesheet, some tens of kilobytes. Not at build time into
+// dist/, because the tests run the service from its TypeScript sources (ts-jest, tsx) without
 // scripts/build.mjs; this way `npm start` and the tests serve the same bundle, never a stale
-// one. The build runs in esbuild's own process, off the event loop, and takes about 100 ms;
-// requests arriving meanwhile wait for the same build, and that process is ended after it.
+// one. Requests arriving during the build (about 100 ms) wait for the same build.
 // esbuild is on hand at run time: tsx, a dependency, runs on it; scripts/build.mjs uses it too.
-import fs from "node:fs";
+// The release folder has neither the sources nor esbuild: scripts/release.mjs makes the files
+// when it makes the folder and puts them in dashboard/ beside main.js, which are read instead.
 import path from "node:path";
+import { madePageDir, makePageFiles, readPageFiles, type PageFile } from "./pageFiles";
 import { errorJson, onlyFetchMethods, toResponse } from "../rest/responses";
 import { Response } from "@whatwg-node/fetch";
 
@@ -40,45 +41,15 @@ interface Asset {
   contentType: string;
 }
 
-type Files = Record<"page" | "script" | "style", Asset>;
+type Files = Record<PageFile, Asset>;
 
-/** The folder of the page's sources, from src/dashboard/ when run as TypeScript or dist/ when built. */
-function findPageDir(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "src", "dashboard", "page");
-    if (fs.existsSync(path.join(candidate, "main.ts"))) return candidate;
-    if (path.dirname(dir) === dir) throw new Error("src/dashboard/page/ not found");
-  }
-}
-
-async function bundle(): Promise<Files> {
-  const pageDir = findPageDir();
-  // Loaded here, not at start: a process that never serves the page never loads esbuild.
-  const { build, stop } = await import("esbuild");
-  // esbuild's service process (some 12 MB) would otherwise idle for the process's lifetime.
-  const result = await build({
-    entryPoints: [
-      { in: path.join(pageDir, "main.ts"), out: "dashboard" },
-      { in: path.join(pageDir, "style.css"), out: "dashboard" },
-    ],
-    outdir: path.join(pageDir, "out"),
-    bundle: true,
-    platform: "browser",
-    format: "iife",
-    target: "es2020",
-    charset: "utf8",
-    write: false,
-    logLevel: "silent",
-  }).finally(stop);
-  const output = (extension: string) => {
-    const file = result.outputFiles.find((each) => each.path.endsWith(extension));
-    if (!file) throw new Error(`esbuild wrote no ${extension} for the dashboard`);
-    return file.text;
-  };
+/** The made files beside the bundle (a release folder) or, where there are none, made now. */
+async function loadFiles(): Promise<Files> {
+  const texts = (await readPageFiles(path.join(__dirname, madePageDir))) ?? (await makePageFiles());
   return {
-    page: { body: await fs.promises.readFile(path.join(pageDir, "index.html"), "utf8"), contentType: "text/html; charset=utf-8" },
-    script: { body: output(".js"), contentType: "text/javascript; charset=utf-8" },
-    style: { body: output(".css"), contentType: "text/css; charset=utf-8" },
+    page: { body: texts.page, contentType: "text/html; charset=utf-8" },
+    script: { body: texts.script, contentType: "text/javascript; charset=utf-8" },
+    style: { body: texts.style, contentType: "text/css; charset=utf-8" },
   };
 }
 
@@ -93,7 +64,7 @@ const retryAfterFailureMs = 60_000;
  */
 function files(): Promise<Files> {
   if (!built) {
-    const building = bundle();
+    const building = loadFiles();
     built = building;
     building.catch(() => setTimeout(() => built === building && (built = null), retryAfterFailureMs).unref());
   }

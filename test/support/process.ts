@@ -35,6 +35,14 @@ export async function startServiceProcess(env: Record<string, string>, timeoutMs
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  return serviceListening(child, port, timeoutMs);
+}
+
+/**
+ * A service started as `child` (stdout and stderr piped), listening on 127.0.0.1:`port`; resolves
+ * once it says so, rejects when it exits first or takes longer than `timeoutMs`.
+ */
+export async function serviceListening(child: ChildProcess, port: number, timeoutMs = 20_000): Promise<ServiceProcess> {
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
