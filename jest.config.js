@@ -4,6 +4,8 @@ const base = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
+  // The deployment test installs the service on the machine: its own command (test/deployment/jest.config.js).
+  testPathIgnorePatterns: ["/node_modules/", "/test/deployment/"],
   transform: {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }],
     // request-filtering-agent is published as ES modules only, which Jest's module system does not

@@ -1,6 +1,7 @@
 // A GraphQL-over-SSE subscriber for tests: POSTs a subscription with Accept: text/event-stream
 // and parses the frames as they come (id, event, data), as a browser's EventSource would.
 import http from "node:http";
+import https from "node:https";
 
 export interface SseFrame {
   id?: string;
@@ -21,12 +22,21 @@ export interface SseSubscriber {
   close(): void;
 }
 
-export function subscribeSse(baseUrl: string, apiKey: string, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<SseSubscriber> {
+/** `tls`: for an https base URL, the options of its connection (a test's own CA, where to connect). */
+export function subscribeSse(
+  baseUrl: string,
+  apiKey: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+  tls: https.RequestOptions = {},
+): Promise<SseSubscriber> {
   const body = JSON.stringify({ query, variables });
+  const transport = baseUrl.startsWith("https:") ? https : http;
   return new Promise((resolve, reject) => {
-    const request = http.request(
+    const request = transport.request(
       `${baseUrl}/graphql`,
-      { method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", "X-API-Key": apiKey, ...headers } },
+      { ...tls, method: "POST", headers: { "Content-Type": "application/json", Accept: "text/event-stream", "X-API-Key": apiKey, ...headers } },
       (response) => {
         const frames: SseFrame[] = [];
         let comments = 0;
