@@ -3,9 +3,12 @@
 // HTTPS, subscriptions over SSE and WebSocket through the proxy, a disconnect and its resume, the
 // body limit, the client's address in the log; then PostgreSQL with two processes behind one
 // upstream, every event delivered once to each subscriber and each webhook attempt made once.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { createClient } from "graphql-ws";
@@ -87,7 +90,7 @@ const sequencesOf = (subscriber: SseSubscriber) =>
   subscriber.frames.filter((frame) => frame.event === "next").map((frame) => JSON.parse(frame.data).data.events.sequence as number);
 
 /** A WebSocket subscription through the proxy: the sequences received, as they come. */
-function subscribeWebSocket(key: string, after?: number) {
+function subscribeWebSocket(key: string, after?: number, origin = `wss://${domain}`) {
   const caFile = ca;
   class TrustingWebSocket extends WebSocket {
     constructor(url: string, protocols?: string | string[]) {
@@ -95,7 +98,7 @@ function subscribeWebSocket(key: string, after?: number) {
     }
   }
   const sequences: number[] = [];
-  const client = createClient({ url: `wss://${domain}/graphql`, webSocketImpl: TrustingWebSocket, connectionParams: { "X-API-Key": key }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
+  const client = createClient({ url: `${origin}/graphql`, webSocketImpl: TrustingWebSocket, connectionParams: { "X-API-Key": key }, retryAttempts: 0, lazy: false, onNonLazyError: () => undefined });
   let errors: unknown[] = [];
   const dispose = client.subscribe<{ events: { sequence: number } }>(
     { query: liveEvents, variables: after === undefined ? {} : { after } },
@@ -215,16 +218,17 @@ describe("docs/deployment.md on a fresh server, then through nginx", () => {
     await resumedWs.close();
   });
 
-  test("a body over 1 MiB is refused by nginx in the service's own words, REST and GraphQL", async () => {
+  test("a body over 1 MiB is refused by nginx in the service's own words, REST and GraphQL, declared or chunked", async () => {
     const body = Buffer.alloc(1024 * 1024 + 1, " ");
-    for (const path of ["/vehicles", "/graphql"]) {
-      const options = { method: "POST", headers: { ...json(key), "Content-Length": String(body.length) }, body };
-      const direct = await request(`http://127.0.0.1:4000${path}`, options);
-      const proxied = await request(`${base}${path}`, options);
-      expect(direct.status).toBe(413);
-      expect(proxied.status).toBe(413);
-      expect(JSON.parse(proxied.body)).toEqual(JSON.parse(direct.body));
-      expect(proxied.headers["content-type"]).toMatch(/^application\/json/);
+    for (const route of ["/vehicles", "/graphql"]) {
+      for (const length of [{ "Content-Length": String(body.length) }, { "Transfer-Encoding": "chunked" }]) {
+        const options = { method: "POST", headers: { ...json(key), ...length }, body };
+        const direct = await request(`http://127.0.0.1:4000${route}`, options);
+        const proxied = await request(`${base}${route}`, options);
+        expect({ route, length, direct: direct.status, proxied: proxied.status }).toEqual({ route, length, direct: 413, proxied: 413 });
+        expect(JSON.parse(proxied.body)).toEqual(JSON.parse(direct.body));
+        expect(proxied.headers["content-type"]).toMatch(/^application\/json/);
+      }
     }
     // A body of exactly 1 MiB passes nginx: the service reads it (all blanks: no vehicle, 422).
     const fits = await request(`${base}/vehicles`, { method: "POST", headers: json(key), body: Buffer.alloc(1024 * 1024, " ") });
@@ -245,6 +249,83 @@ describe("docs/deployment.md on a fresh server, then through nginx", () => {
     const logged = JSON.parse(line);
     expect({ client: logged.clientAddress, proxy: logged.proxyAddress }).toEqual({ client: "127.0.0.2", proxy: "127.0.0.1" });
     expect(line).not.toContain("203.0.113.9");
+  });
+});
+
+describe("deploy/Caddyfile instead of nginx, in front of the same service", () => {
+  // Caddy beside nginx on other ports, with the test's certificate instead of one from an ACME
+  // server it cannot reach: what the test adds to the Caddyfile, the rest as shipped.
+  const port = 8443;
+  const caddyBase = `https://${domain}:${port}`;
+  let caddy: ChildProcess;
+  let key: string;
+  let output = "";
+
+  beforeAll(async () => {
+    const created = machine.shell(`admin network create --name "Caddy PD" --identifier-type steam`);
+    key = apiKeyIn(created);
+    const network = JSON.parse(created).network.id;
+    machine.shell(`admin officer add --network ${network} --identifier steam:110000112345670 --name "Kai Caddy"`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrd-caddy-"));
+    const shipped = fs.readFileSync(path.join(repoRoot, "deploy", "Caddyfile"), "utf8");
+    const certificate = path.dirname(machine.certificate);
+    const config = `{\n\tadmin off\n\thttp_port 8080\n\thttps_port ${port}\n\tauto_https disable_redirects\n}\n\n${shipped.replace(
+      `${domain} {\n`,
+      `${domain} {\n\ttls ${certificate}/fullchain.pem ${certificate}/privkey.pem\n`,
+    )}`;
+    expect(config).toContain("\ttls ");
+    fs.writeFileSync(path.join(dir, "Caddyfile"), config);
+    caddy = spawn("caddy", ["run", "--adapter", "caddyfile", "--config", path.join(dir, "Caddyfile")], { cwd: dir, env: { ...process.env, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } });
+    caddy.stdout!.on("data", (chunk) => (output += chunk));
+    caddy.stderr!.on("data", (chunk) => (output += chunk));
+    await waitFor(`Caddy on ${port}`, () => new Promise<true | undefined>((resolve) => net.connect(port, "127.0.0.1").once("connect", function (this: net.Socket) { this.destroy(); resolve(true); }).once("error", () => resolve(undefined))), 20_000).catch((error) => {
+      throw new Error(`${error}\n${output}`);
+    });
+  });
+
+  afterAll(() => {
+    caddy?.kill("SIGTERM");
+  });
+
+  test("SSE and WebSocket subscriptions through Caddy receive a toggle as it is made", async () => {
+    const sse = await subscribeSse(caddyBase, key, liveEvents, {}, {}, tls());
+    expect(sse.status).toBe(200);
+    const ws = subscribeWebSocket(key, undefined, `wss://${domain}:${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const toggle = await request(`${caddyBase}/dutytime/steam:110000112345670/toggle`, { method: "POST", headers: json(key) });
+    expect(toggle.status).toBe(200);
+    const [frame] = await sse.nexts(1);
+    expect(JSON.parse(frame.data).data.events.type).toBe("dutytime.started");
+    await waitFor("the WebSocket event", () => ws.sequences.length >= 1 || undefined);
+    expect(ws.sequences).toEqual(sequencesOf(sse));
+    sse.close();
+    await ws.close();
+  });
+
+  test("a body over 1 MiB is refused through Caddy in the service's own words, REST and GraphQL, declared or chunked", async () => {
+    const body = Buffer.alloc(1024 * 1024 + 1, " ");
+    for (const route of ["/vehicles", "/graphql"]) {
+      for (const length of [{ "Content-Length": String(body.length) }, { "Transfer-Encoding": "chunked" }]) {
+        const options = { method: "POST", headers: { ...json(key), ...length }, body };
+        const direct = await request(`http://127.0.0.1:4000${route}`, options);
+        const proxied = await request(`${caddyBase}${route}`, options);
+        expect({ route, length, status: proxied.status }).toEqual({ route, length, status: 413 });
+        expect(JSON.parse(proxied.body)).toEqual(JSON.parse(direct.body));
+      }
+    }
+  });
+
+  test("the request log shows the client's address from Caddy, not the one the client claims", async () => {
+    const requestId = `caddy-${Date.now()}`;
+    await request(`${caddyBase}/healthz`, { localAddress: "127.0.0.2", headers: { "X-Request-Id": requestId, "X-Forwarded-For": "203.0.113.9" } });
+    const line = await waitFor("the request's log line", () =>
+      machine
+        .journal("vehicle-records@4000")
+        .split("\n")
+        .find((entry) => entry.includes(requestId)),
+    );
+    const logged = JSON.parse(line);
+    expect({ client: logged.clientAddress, proxy: logged.proxyAddress }).toEqual({ client: "127.0.0.2", proxy: "127.0.0.1" });
   });
 });
 

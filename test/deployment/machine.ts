@@ -10,6 +10,8 @@ import type { DeploymentBlock } from "./document";
 export const domain = "records.example.org";
 const nodeLink = "/usr/local/bin/node";
 const savedNode = `${nodeLink}.before-deployment-test`;
+/** Says that the Node.js at nodeLink is the test's, to be removed again. */
+const installedNode = `${nodeLink}.installed-by-deployment-test`;
 
 export interface Machine {
   /** The root's working folder on the server: the release's tarball is copied here. */
@@ -53,15 +55,21 @@ export function resetMachine(stateDir?: string): void {
   }
   sh("userdel", ["vehicle-records"]);
   if (fs.existsSync(savedNode)) fs.renameSync(savedNode, nodeLink);
-  else if (fs.lstatSync(nodeLink, { throwIfNoEntry: false })?.isSymbolicLink()) fs.rmSync(nodeLink);
+  else if (fs.existsSync(installedNode)) fs.rmSync(nodeLink, { force: true });
+  fs.rmSync(installedNode, { force: true });
   if (stateDir) fs.rmSync(stateDir, { recursive: true, force: true });
 }
 
-/** The Node.js this test runs on, where the document installs Node.js. */
-function linkNode(): void {
-  if (fs.existsSync(nodeLink) && !fs.lstatSync(nodeLink).isSymbolicLink()) fs.renameSync(nodeLink, savedNode);
+/**
+ * The Node.js this test runs on, where the document installs Node.js: a copy, as the document's
+ * is (the test's own may be in a folder the service's user cannot enter).
+ */
+function installNode(): void {
+  if (fs.existsSync(nodeLink) && !fs.existsSync(savedNode) && !fs.existsSync(installedNode)) fs.renameSync(nodeLink, savedNode);
   fs.rmSync(nodeLink, { force: true });
-  fs.symlinkSync(process.execPath, nodeLink);
+  fs.writeFileSync(installedNode, "");
+  fs.copyFileSync(process.execPath, nodeLink);
+  fs.chmodSync(nodeLink, 0o755);
 }
 
 /** A self-signed certificate where certbot puts Let's Encrypt's (the live/<domain>/ files nginx reads). */
@@ -139,7 +147,7 @@ export function prepareMachine(repoRoot: string): Machine {
     },
     run(block) {
       if (block.kind === "node") {
-        linkNode();
+        installNode();
         return "";
       }
       if (block.kind === "certificate") {
@@ -147,7 +155,8 @@ export function prepareMachine(repoRoot: string): Machine {
         fs.writeFileSync(path.join(stateDir, ".curlrc"), `cacert = "${certificate}"\nresolve = "${domain}:443:127.0.0.1"\n`);
         return "";
       }
-      const output = bash(block.script, block.kind === "build" ? buildDir : home);
+      // The build machine is the developer's: its HOME, and so npm's cache, are the test's own.
+      const output = block.kind === "build" ? bash(block.script, buildDir, { HOME: os.homedir() }) : bash(block.script, home);
       // "Copy vehicle-records.tar.gz to the server."
       if (block.kind === "build") fs.renameSync(path.join(buildDir, "vehicle-records.tar.gz"), path.join(home, "vehicle-records.tar.gz"));
       // Debian's packages start what they install; without systemd, the test does.
