@@ -134,7 +134,8 @@ const synopsis = (command: CommandName) =>
 export function usage(): string {
   const width = Math.max(...commandNames.map((command) => command.length));
   return [
-    "Usage: npm run --silent admin -- <command> [options]   (JSON on stdout)",
+    "Usage: admin <command> [options]   (JSON on stdout)",
+    "  admin is `npm run --silent admin --` in the repository, `node admin.js` in a release folder (npm run release).",
     "",
     ...commandNames.map((command) => `  ${command.padEnd(width)}  ${spec(command).summary}`),
     "",
