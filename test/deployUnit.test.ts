@@ -64,8 +64,10 @@ describe("the systemd unit", () => {
     const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start as string;
     const flags = (command: string) => command.match(/ --[a-z-]+(=\S+)?/g)!.map((flag) => flag.trim());
     expect(flags(setting("ExecStart")[0])).toEqual(flags(" " + /exec node (.*) dist\/main\.js/.exec(start)![1]));
-    const arena = /MALLOC_ARENA_MAX:-(\d+)/.exec(start)![1];
-    expect(setting("Environment")).toContain(`MALLOC_ARENA_MAX=${arena}`);
+    // Every variable the script sets for Node (`NAME=${NAME:-default}`), with its default.
+    const variables = [...start.matchAll(/\b([A-Z_]+)=\$\{\1:-([^}]*)\}/g)].map(([, name, value]) => `${name}=${value}`);
+    expect(variables).toContain("MALLOC_ARENA_MAX=2");
+    for (const variable of variables) expect(setting("Environment")).toContain(variable);
   });
 });
 
