@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { temporaryDir } from "./support/service";
-import { unsupportedNodeAllowance } from "./support/process";
+import { finished, unsupportedNodeAllowance } from "./support/process";
 import { client } from "./support/http";
 import { openDatabase, type Database } from "../src/db/client";
 import { createApp } from "../src/server/app";
@@ -28,15 +28,7 @@ function admin(args: string[], env: { DATA_DIR?: string; DATABASE_URL?: string }
   delete childEnv.DATABASE_URL;
   delete childEnv.DATA_DIR;
   Object.assign(childEnv, nodeAllowance, env);
-  return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], { cwd: repoRoot, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return finished(spawn("npm", ["run", "--silent", "admin", "--", ...args], { cwd: repoRoot, env: childEnv }));
 }
 
 function parsed(run: AdminRun): any {

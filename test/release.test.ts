@@ -14,7 +14,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freshDatabase, temporaryDir, type FreshDatabase } from "./support/database";
-import { freePort, repoRoot, serviceListening } from "./support/process";
+import { finished, freePort, repoRoot, serviceListening } from "./support/process";
 import { client } from "./support/http";
 
 /** What a release is made of: when none of it changed, a folder made before is this one. */
@@ -109,15 +109,7 @@ function releaseEnv(db: FreshDatabase, extra: Record<string, string> = {}): Node
 }
 
 function runRelease(app: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(app, args[0]), ...args.slice(1)], { cwd, env });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return finished(spawn(process.execPath, [path.join(app, args[0]), ...args.slice(1)], { cwd, env }));
 }
 
 let copyRoot: string;

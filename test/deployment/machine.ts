@@ -83,12 +83,6 @@ function selfSignedCertificate(): string {
   return path.join(dir, "fullchain.pem");
 }
 
-function startNginx(): void {
-  const pid = fs.existsSync("/run/nginx.pid") ? Number.parseInt(fs.readFileSync("/run/nginx.pid", "utf8"), 10) : NaN;
-  if (pid > 0 && sh("kill", ["-0", String(pid)]).status === 0) return;
-  execFileSync("nginx", [], { stdio: "inherit" });
-}
-
 /** Debian's package starts the cluster it creates; without systemd, this does. */
 function startPostgresCluster(): void {
   const clusters = execFileSync("pg_lsclusters", ["--no-header"], { encoding: "utf8" }).trim().split("\n");
@@ -120,7 +114,8 @@ export function prepareMachine(repoRoot: string): Machine {
   const shellState = path.join(stateDir, "shell-state.sh");
   // The document's `systemctl` is the stand-in: a function of the shell, which the programs it
   // starts do not inherit (apt's package scripts go on seeing a machine without systemd).
-  fs.writeFileSync(shellState, `systemctl() { "${process.execPath}" "${path.join(__dirname, "systemctl.mjs")}" "$@"; }\n`);
+  const systemctl = path.join(__dirname, "systemctl.mjs");
+  fs.writeFileSync(shellState, `systemctl() { "${process.execPath}" "${systemctl}" "$@"; }\n`);
   // curl (its .curlrc here, written with the certificate) trusts the certificate and finds the
   // domain on this machine, as the server's own name would be found in DNS.
   const baseEnv = { ...process.env, PATH: `/usr/local/bin:${process.env.PATH}`, SYSTEMCTL_STATE_DIR: stateDir, HOME: home, CURL_HOME: stateDir, DEBIAN_FRONTEND: "noninteractive" };
@@ -160,7 +155,7 @@ export function prepareMachine(repoRoot: string): Machine {
       // "Copy vehicle-records.tar.gz to the server."
       if (block.kind === "build") fs.renameSync(path.join(buildDir, "vehicle-records.tar.gz"), path.join(home, "vehicle-records.tar.gz"));
       // Debian's packages start what they install; without systemd, the test does.
-      if (/apt-get install -y .*\bnginx\b/.test(block.script)) startNginx();
+      if (/apt-get install -y .*\bnginx\b/.test(block.script)) execFileSync(process.execPath, [systemctl, "start", "nginx"], { env: baseEnv, stdio: "inherit" });
       if (/apt-get install -y postgresql\b/.test(block.script)) startPostgresCluster();
       return output;
     },

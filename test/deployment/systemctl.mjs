@@ -157,6 +157,7 @@ function nginxRunning() {
 
 function nginx(verb) {
   const up = nginxRunning();
+  if (verb === "start" && up) return;
   if (verb === "stop") {
     if (up) execFileSync("nginx", ["-s", "quit"], { stdio: "inherit" });
     return;

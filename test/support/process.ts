@@ -78,12 +78,22 @@ export async function serviceListening(child: ChildProcess, port: number, timeou
  * Runs the admin command without blocking this process (a server in it keeps answering), with
  * only the database settings given; resolves with its exit code, stdout and stderr.
  */
-export function runAdminAsync(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runAdminAsync(args: string[], env: Record<string, string>): Promise<FinishedProcess> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   delete childEnv.DATABASE_URL;
   delete childEnv.DATA_DIR;
+  return finished(spawn(process.execPath, ["--import", "tsx", "src/admin/main.ts", ...args], { cwd: repoRoot, env: { ...childEnv, ...env } }));
+}
+
+export interface FinishedProcess {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A child's exit code and everything it wrote, once it has ended. */
+export function finished(child: ChildProcess): Promise<FinishedProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/admin/main.ts", ...args], { cwd: repoRoot, env: { ...childEnv, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk) => (stdout += chunk));
