@@ -117,7 +117,7 @@ export async function updateNetworkSettings(db: Database, networkId: number, set
     const [after] = await tx.write.returning<NetworkRow>(Sql.sql`
       UPDATE networks SET ${Sql.join(sets)} WHERE id = ${networkId} RETURNING ${networkColumns}`);
     const changes = changesBetween(networkOf(before), networkOf(after), fields);
-    if (Object.keys(changes).length > 0) await record("network.updated", networkId, { changes });
+    if (Object.keys(changes).length > 0) record("network.updated", networkId, { changes });
     return networkOf(after);
   });
   return { network };

@@ -27,6 +27,7 @@ import { adapterTransactions, joined, type TransactionalAdapter, type WriteTrans
 import { SqliteAdapterFactory } from "./sqlite/adapter";
 import { sqliteFilePath } from "./sqlite/filePath";
 import { openSqliteReads } from "./sqlite/reads";
+import { postgresTransactions } from "./postgres/transactions";
 import { sqliteCommitsOf } from "./sqlite/commits";
 import { writesTakingTurns } from "./sqlite/writeTurns";
 import { backupSqlite } from "./sqlite/backup";
@@ -133,7 +134,7 @@ export async function openDatabase(
   if (provider === "postgresql") {
     const { prisma, adapter, pool: connections, pipelined } = openPostgres(url, pool);
     const write = adapterWrites(provider, adapter);
-    const transaction = adapterTransactions(provider, adapter);
+    const transaction = postgresTransactions(connections);
     // The one connection that LISTENs; it connects when a channel is first asked for.
     const listener = postgresListener({ connectionString: url, connectionTimeoutMillis: pool.connectTimeoutMs, keepAlive: true }, listening);
     const keyChanges = keyChangesOf(listener);

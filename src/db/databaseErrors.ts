@@ -4,12 +4,19 @@ import { Prisma } from "../generated/prisma/client";
 const codeOf = (error: unknown) =>
   error instanceof Prisma.PrismaClientKnownRequestError ? error.code : undefined;
 
+/** pg's own failures (hot reads and transactions on PostgreSQL) carry the SQLSTATE as `code`. */
+const sqlStateOf = (error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? code : undefined;
+};
+
 /**
  * A unique constraint (or the one-open-dutytime partial index) refused the write: through
- * Prisma's client, or plain SQL on its adapter (src/db/adapterWrites.ts).
+ * Prisma's client, plain SQL on its adapter (src/db/adapterWrites.ts), or a transaction on
+ * PostgreSQL's pool (src/db/postgres/transactions.ts).
  */
 export const isUniqueViolation = (error: unknown) =>
-  codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation";
+  codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation" || sqlStateOf(error) === "23505";
 
 const unavailableCodes = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 
@@ -46,9 +53,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const cause = adapterCause(error);
   if (cause?.kind && unavailableKinds.has(cause.kind)) return true;
   if (cause?.code && unavailableSqlStates.has(cause.code)) return true;
-  // pg's own errors (hot reads on PostgreSQL, src/db/postgres/reads.ts) carry the SQLSTATE.
-  const sqlState = (error as { code?: unknown } | undefined)?.code;
-  if (typeof sqlState === "string" && unavailableSqlStates.has(sqlState)) return true;
+  const sqlState = sqlStateOf(error);
+  if (sqlState && unavailableSqlStates.has(sqlState)) return true;
   // "is not queryable": pg refusing a read sent to a client whose connection just failed.
   const text = String((error as Error | undefined)?.message ?? "");
   return /Can't reach database server|ECONNREFUSED|ECONNRESET|ETIMEDOUT|Connection terminated|is not queryable|timeout exceeded when trying to connect|statement timeout|too many clients|the database system is (starting up|shutting down)|database is locked|SQLITE_BUSY/i.test(

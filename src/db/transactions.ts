@@ -1,9 +1,12 @@
 // Transactions for the write paths: a change and its event commit together or not at all
-// (src/events/record.ts). A transaction hands its work a WriteSql on the transaction's connection;
+// (src/events/record.ts). These run on Prisma's adapter (SQLite); PostgreSQL's run on its pool
+// (src/db/postgres/transactions.ts), under the same invariants. A transaction hands its work a WriteSql on the transaction's connection;
 // the database builds its stores on it (src/db/client.ts, Database.inTransaction), so a change
 // writes through the same store methods inside a transaction as outside one.
 //
 // Invariants:
+// - A statement issued in a transaction runs in it, in the order issued, whether or not the work
+//   awaits its answer; the transaction commits only if every one succeeded.
 // - Inside a transaction only its WriteSql may write: Prisma's client, its own transactions and
 //   the database's other writes wait for the adapter's lock (SQLite) that the transaction holds.
 // - Reads on the read path do not see the transaction's uncommitted rows: what a transaction
@@ -49,6 +52,26 @@ async function finish(tx: AdapterTransaction, outcome: "COMMIT" | "ROLLBACK"): P
 }
 
 /**
+ * The statements run through `write`, and `settled`: resolves when all have ended, rejects with
+ * the first failure. A work may issue a statement without awaiting its answer (an event's,
+ * src/events/record.ts); the transaction still fails with it.
+ */
+function tracked(inner: WriteSql): { write: WriteSql; settled: () => Promise<void> } {
+  const issued: Promise<unknown>[] = [];
+  const track = <T>(sent: Promise<T>) => {
+    sent.catch(() => undefined);
+    issued.push(sent);
+    return sent;
+  };
+  return {
+    write: { execute: (statement) => track(inner.execute(statement)), returning: (statement) => track(inner.returning(statement)) },
+    settled: async () => {
+      await Promise.all(issued);
+    },
+  };
+}
+
+/**
  * Transactions on the adapter under Prisma's client. Their statements run at once (on SQLite not
  * taking turns, src/db/sqlite/writeTurns.ts): the transaction holds the writer's lock, and the
  * few statements of one change take microseconds each.
@@ -56,10 +79,14 @@ async function finish(tx: AdapterTransaction, outcome: "COMMIT" | "ROLLBACK"): P
 export function adapterTransactions(provider: DatabaseProvider, adapter: () => Promise<TransactionalAdapter>): WriteTransaction {
   return async (work) => {
     const tx = await (await adapter()).startTransaction();
+    const { write, settled } = tracked(adapterWrites(provider, () => Promise.resolve(tx)));
     let result;
     try {
-      result = await work(adapterWrites(provider, () => Promise.resolve(tx)));
+      result = await work(write);
+      // Statements the work issued without awaiting them (an event's) end before COMMIT.
+      await settled();
     } catch (error) {
+      await settled().catch(() => undefined);
       await finish(tx, "ROLLBACK").catch(() => undefined);
       throw error;
     }

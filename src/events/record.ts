@@ -28,8 +28,13 @@ export function actorOf(key: KeyScope): EventActor {
   return key.id === 0 ? { kind: "admin", keyId: null, keyName: null } : { kind: "key", keyId: key.id, keyName: key.name };
 }
 
-/** Records one event of the change: its type, the id of what it is about, its data. */
-export type RecordEvent = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => Promise<void>;
+/**
+ * Records one event of the change: its type, the id of what it is about, its data. Its statement
+ * goes out at once, in the change's order; its answer (the event's sequence) is read when the
+ * transaction ends, so a change never waits for it (on PostgreSQL, COMMIT follows without a round
+ * trip: src/db/postgres/transactions.ts). A failed event fails the change's transaction.
+ */
+export type RecordEvent = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => void;
 
 /**
  * Runs `change` in one transaction with the events it records: `change` writes through the
@@ -41,25 +46,29 @@ export async function changeWithEvents<T>(
   change: (tx: TransactionStores, record: RecordEvent) => Promise<T>,
   actor: EventActor = actorOf(scope.key),
 ): Promise<T> {
-  const recorded: StoredEvent[] = [];
-  const recordIn = (tx: TransactionStores): RecordEvent => async (type, subjectId, data) => {
-    const event = {
-      networkId: scope.network.id,
-      type,
-      occurredAt: scope.now(),
-      actor,
-      subject: { type: eventTypes[type].subject, id: String(subjectId) },
-      data: jsonData(data),
+  const appended: Promise<StoredEvent>[] = [];
+  const recordIn =
+    (tx: TransactionStores): RecordEvent =>
+    (type, subjectId, data) => {
+      const appending = tx.events.append({
+        networkId: scope.network.id,
+        type,
+        occurredAt: scope.now(),
+        actor,
+        subject: { type: eventTypes[type].subject, id: String(subjectId) },
+        data: jsonData(data),
+      });
+      // Its failure is the transaction's, which throws it.
+      appending.catch(() => undefined);
+      appended.push(appending);
     };
-    recorded.push(await tx.events.append(event));
-  };
   if (scope.within) {
     const result = await change(scope.within.tx, recordIn(scope.within.tx));
-    scope.within.committed.push(...recorded);
+    scope.within.committed.push(...(await Promise.all(appended)));
     return result;
   }
   const result = await scope.db.inTransaction((tx) => change(tx, recordIn(tx)));
-  announceCommitted(scope.db, recorded);
+  announceCommitted(scope.db, await Promise.all(appended));
   return result;
 }
 

@@ -52,7 +52,7 @@ export async function createKey(scope: ChangeScope, input: KeyInput, issued = ge
   const checked = checkKeyInput(input, now);
   const key = await changeWithEvents(scope, async (tx, record) => {
     const created = await tx.apiKeys.create(scope.network.id, { ...checked, prefix: issued.prefix, hash: issued.hash }, now);
-    await record("apiKey.created", created.id, keyData(created));
+    record("apiKey.created", created.id, keyData(created));
     return created;
   });
   return { key, apiKey: issued.apiKey };
@@ -69,7 +69,7 @@ export async function revokeKey(scope: ChangeScope, keyId: number, graceSeconds:
   const at = endOfGrace(graceSeconds, now);
   const revoked = await changeWithEvents(scope, async (tx, record) => {
     const outcome = await tx.apiKeys.revoke(scope.network.id, keyId, at, now);
-    if (outcome?.changed) await record("apiKey.revoked", outcome.key.id, keyData(outcome.key));
+    if (outcome?.changed) record("apiKey.revoked", outcome.key.id, keyData(outcome.key));
     return outcome;
   });
   if (!revoked) throw notFound("Key");
@@ -108,8 +108,8 @@ export async function regenerateKey(scope: ChangeScope, keyId: number | null, gr
   const replacement = await changeWithEvents(scope, async (tx, record) => {
     const outcome = await tx.apiKeys.replace(networkId, old.id, issued, revokedAt, now);
     if (outcome) {
-      await record("apiKey.revoked", outcome.replaced.id, keyData(outcome.replaced));
-      await record("apiKey.created", outcome.created.id, { ...keyData(outcome.created), replacesKeyId: outcome.replaced.id });
+      record("apiKey.revoked", outcome.replaced.id, keyData(outcome.replaced));
+      record("apiKey.created", outcome.created.id, { ...keyData(outcome.created), replacesKeyId: outcome.replaced.id });
     }
     return outcome;
   });

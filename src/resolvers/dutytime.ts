@@ -24,7 +24,7 @@ export async function stopDutytime(ctx: Context, identifier: string): Promise<Du
   await endStaleEntries(ctx);
   const stopped = await changeWithEvents(ctx, async (tx, record) => {
     const ended = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
-    for (const entry of ended) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "stop" });
+    for (const entry of ended) record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "stop" });
     return ended;
   });
   return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
@@ -44,11 +44,11 @@ export async function toggleDutytime(ctx: Context, identifier: string): Promise<
     try {
       return await changeWithEvents(ctx, async (tx, record): Promise<DutytimeStatus> => {
         const stopped = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
-        for (const entry of stopped) await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
+        for (const entry of stopped) record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
         if (stopped.length > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
         const startedAt = ctx.now();
         const entryId = await tx.dutytime.start(ctx.network.id, officer.id, startedAt);
-        await record("dutytime.started", officer.identifier, dutytimeData(officer, { id: entryId, startedAt, endedAt: null }));
+        record("dutytime.started", officer.identifier, dutytimeData(officer, { id: entryId, startedAt, endedAt: null }));
         return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
       });
     } catch (error) {

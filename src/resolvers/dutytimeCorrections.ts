@@ -50,7 +50,7 @@ export async function correctDutytimeEntry(ctx: Context, id: string | number, co
       const changes = changesBetween(entry, { startedAt, endedAt }, ["startedAt", "endedAt"]);
       corrected = await changeWithEvents(ctx, async (tx, record) => {
         if (!(await tx.dutytime.correct(ctx.network.id, entry, startedAt, endedAt))) return false;
-        if (Object.keys(changes).length > 0) await record("dutytime.corrected", await officerIdentifierOf(ctx, entry), { entryId: entry.id, changes });
+        if (Object.keys(changes).length > 0) record("dutytime.corrected", await officerIdentifierOf(ctx, entry), { entryId: entry.id, changes });
         return true;
       });
     } catch (error) {

@@ -85,11 +85,11 @@ export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Off
     return await changeWithEvents(ctx, async (tx, record) => {
       if (existing) {
         if (!(await tx.officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
-        await record("officer.added", existing.identifier, { identifier: existing.identifier, name, returned: true });
+        record("officer.added", existing.identifier, { identifier: existing.identifier, name, returned: true });
         return { ...existing, name, removedAt: null };
       }
       const added = await tx.officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
-      await record("officer.added", added.identifier, { identifier: added.identifier, name, returned: false });
+      record("officer.added", added.identifier, { identifier: added.identifier, name, returned: false });
       return added;
     });
   } catch (error) {
@@ -110,7 +110,7 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
     const renamed = await changeWithEvents(ctx, async (tx, record) => {
       const { id, name: from } = officer;
       if (!(await tx.officers.rename(ctx.network.id, id, from, trimmed))) return false;
-      await record("officer.renamed", identifier, { changes: { name: { from, to: trimmed } } });
+      record("officer.renamed", identifier, { changes: { name: { from, to: trimmed } } });
       return true;
     });
     if (renamed) return { ...officer, name: trimmed };
@@ -132,7 +132,7 @@ export async function removeOfficer(ctx: Context, identifier: string): Promise<O
   const removed = await changeWithEvents(ctx, async (tx, record) => {
     if (!(await tx.officers.remove(ctx.network.id, officer.id, removedAt))) return false;
     const [ended] = await tx.dutytime.stopOpen(ctx.network.id, officer.id, removedAt);
-    await record("officer.removed", officer.identifier, { identifier: officer.identifier, name: officer.name, removedAt, endedEntryId: ended?.id ?? null });
+    record("officer.removed", officer.identifier, { identifier: officer.identifier, name: officer.name, removedAt, endedEntryId: ended?.id ?? null });
     return true;
   });
   if (!removed) throw notFound("Officer");

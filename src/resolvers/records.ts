@@ -26,7 +26,7 @@ export async function createMissionReport(ctx: Context, input: RecordInput & { t
   check.throwIfInvalid();
   return changeWithEvents(ctx, async (tx, record) => {
     const created = await tx.records.addMissionReport({ networkId: ctx.network.id, title, createdAt: creationTime(ctx, input) });
-    await record("missionReport.created", created.id, recordData(created));
+    record("missionReport.created", created.id, recordData(created));
     return created;
   });
 }
@@ -37,7 +37,7 @@ export async function createPatientFile(ctx: Context, input: RecordInput & { pat
   check.throwIfInvalid();
   return changeWithEvents(ctx, async (tx, record) => {
     const created = await tx.records.addPatientFile({ networkId: ctx.network.id, patientName, createdAt: creationTime(ctx, input) });
-    await record("patientFile.created", created.id, recordData(created));
+    record("patientFile.created", created.id, recordData(created));
     return created;
   });
 }
@@ -48,7 +48,7 @@ export async function createOffenderFile(ctx: Context, input: RecordInput & { of
   check.throwIfInvalid();
   return changeWithEvents(ctx, async (tx, record) => {
     const created = await tx.records.addOffenderFile({ networkId: ctx.network.id, offenderName, createdAt: creationTime(ctx, input) });
-    await record("offenderFile.created", created.id, recordData(created));
+    record("offenderFile.created", created.id, recordData(created));
     return created;
   });
 }

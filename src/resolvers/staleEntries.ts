@@ -38,7 +38,7 @@ async function endEntriesOlderThan(ctx: Context, limitMs: number): Promise<void>
       ctx,
       async (tx, record) => {
         if (!(await tx.dutytime.autoStop(ctx.network.id, entry.id, endedAt))) return;
-        await record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, { ...entry, endedAt }), reason: "auto-stop" });
+        record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, { ...entry, endedAt }), reason: "auto-stop" });
       },
       systemActor,
     );

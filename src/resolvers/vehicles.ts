@@ -59,7 +59,7 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const vehicle = { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now };
   return changeWithEvents(ctx, async (tx, record) => {
     const created = await tx.vehicles.insert(vehicle);
-    await record("vehicle.created", created.id, vehicleData(created));
+    record("vehicle.created", created.id, vehicleData(created));
     return created;
   });
 }
@@ -82,7 +82,7 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const updated = await changeWithEvents(ctx, async (tx, record) => {
       if (!(await tx.vehicles.updateAsRead(current, changes, searchText, updatedAt))) return false;
       // updatedAt is not a change: an update that changes no field records nothing.
-      if (Object.keys(changed).length > 0) await record("vehicle.updated", current.id, { changes: changed });
+      if (Object.keys(changed).length > 0) record("vehicle.updated", current.id, { changes: changed });
       return true;
     });
     if (updated) return { ...next, searchText, updatedAt };
@@ -97,7 +97,7 @@ export async function deleteVehicle(ctx: Context, id: string | number): Promise<
     const vehicle = await findVehicle(ctx, id);
     const removed = await changeWithEvents(ctx, async (tx, record) => {
       if (!(await tx.vehicles.removeAsRead(vehicle))) return false;
-      await record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
+      record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
       return true;
     });
     if (removed) return vehicle;

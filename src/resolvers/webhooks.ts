@@ -118,7 +118,7 @@ export async function createWebhook(scope: WebhookScope, input: WebhookInput): P
       { url: checked.url!, description: checked.description ?? "", types: checked.types ?? [], format, secret },
       scope.now(),
     );
-    await record("webhook.created", created.id, webhookData(created));
+    record("webhook.created", created.id, webhookData(created));
     return created;
   });
   return { webhook, secret: format === "standard" ? secret : null };
@@ -134,7 +134,7 @@ export async function updateWebhook(scope: WebhookScope, id: number, input: Omit
     const changed = changesBetween(current, after, shownFields);
     // Types are a list: compared by their terms, shown as lists.
     if (current.types.join(",") !== after.types.join(",")) changed.types = { from: current.types, to: after.types };
-    if (Object.keys(changed).length > 0) await record("webhook.updated", id, { changes: changed });
+    if (Object.keys(changed).length > 0) record("webhook.updated", id, { changes: changed });
     return after;
   });
   if (!updated) throw notFound("Webhook");
@@ -144,7 +144,7 @@ export async function updateWebhook(scope: WebhookScope, id: number, input: Omit
 export async function deleteWebhook(scope: WebhookScope, id: number): Promise<WebhookRecord> {
   const removed = await changeWithEvents(scope, async (tx, record) => {
     const gone = await tx.webhooks.remove(scope.network.id, id);
-    if (gone) await record("webhook.deleted", id, webhookData(gone));
+    if (gone) record("webhook.deleted", id, webhookData(gone));
     return gone;
   });
   if (!removed) throw notFound("Webhook");
@@ -163,7 +163,7 @@ export async function rotateWebhookSecret(scope: WebhookScope, id: number): Prom
   await changeWithEvents(scope, async (tx, record) => {
     if (!(await tx.webhooks.rotateSecret(scope.network.id, id, secret, previousSecretSignsMs))) throw notFound("Webhook");
     // Secrets are never shown in events: that it changed is all.
-    await record("webhook.updated", id, { changes: { secret: { from: "(hidden)", to: "(hidden)" } } });
+    record("webhook.updated", id, { changes: { secret: { from: "(hidden)", to: "(hidden)" } } });
   });
   return { webhook: withoutSecrets(webhook), secret };
 }

@@ -209,7 +209,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     const scope = { db, network: { id: webhook.networkId }, key: operatorKey, now: () => new Date() };
     await changeWithEvents(
       scope,
-      (_tx, record) => record("webhook.updated", webhook.id, { changes: { enabled: { from: true, to: false } }, reason }),
+      async (_tx, record) => record("webhook.updated", webhook.id, { changes: { enabled: { from: true, to: false } }, reason }),
       systemActor,
     );
   }

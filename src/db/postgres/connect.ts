@@ -47,7 +47,10 @@ export function openPostgres(
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { PrismaClient: PostgresClient } = require("../../generated/prisma-postgresql/client");
   const config = poolConfig(url, settings);
-  const pool = new PreparingPool(config);
+  // Pipeline mode: a client sends each statement as it is issued, not after the answer to the one
+  // before, so a transaction's COMMIT follows its last statement at once (./transactions.ts).
+  // Statements issued one at a time (Prisma's, the reads') run as before.
+  const pool = new PreparingPool({ ...config, pipeline: true } as PoolConfig);
   // An idle connection that dies (server restart) must not crash the process: the pool drops it.
   // (The adapter listens too, once Prisma's client connects; the hot reads may come first.)
   pool.on("error", () => undefined);

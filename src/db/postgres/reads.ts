@@ -41,12 +41,18 @@ export function rowObject<Row>(names: readonly string[], values: readonly unknow
   return row as Row;
 }
 
+/** pg's answer as rows by column name. */
+export function rowsOf<Row>(result: pg.QueryArrayResult): Row[] {
+  const names = result.fields.map((field) => field.name);
+  return result.rows.map((values) => rowObject<Row>(names, values));
+}
+
+/** A statement as the hot paths run it: named if the pool keeps its text, values as the adapter sends them. */
+export const arrayRowsQueryOf = (pool: PreparingPool, text: string, values: readonly unknown[]) =>
+  new ArrayRowsQuery(text, pool.keep(text), values.map(argument), readTypes);
+
 export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnection): ReadSql {
-  const rowsOf = <Row>(result: pg.QueryArrayResult): Row[] => {
-    const names = result.fields.map((field) => field.name);
-    return result.rows.map((values) => rowObject<Row>(names, values));
-  };
-  const queryOf = (query: Prisma.Sql) => new ArrayRowsQuery(query.text, pool.keep(query.text), query.values.map(argument), readTypes);
+  const queryOf = (query: Prisma.Sql) => arrayRowsQueryOf(pool, query.text, query.values);
   // Failures are pg's own: src/db/databaseErrors.ts reads their SQLSTATE and message.
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
   return Object.assign(read, {

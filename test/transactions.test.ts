@@ -1,0 +1,65 @@
+// A write transaction (src/db/transactions.ts; PostgreSQL's src/db/postgres/transactions.ts):
+// statements run in the order issued, whether or not the work awaits them, and the transaction
+// commits only if every one succeeded. An event's statement is issued without being awaited
+// (src/events/record.ts), so this is what keeps a change and its events one to one.
+import { Prisma } from "../src/generated/prisma/client";
+import { startService, type TestNetwork, type TestService } from "./support/service";
+
+let service: TestService;
+let network: TestNetwork;
+
+beforeAll(async () => {
+  service = await startService();
+  network = await service.network();
+});
+afterAll(() => service?.close());
+
+const plates = async (prefix: string) =>
+  (await service.db.read<{ plate: string }>(Prisma.sql`SELECT plate FROM vehicles WHERE network_id = ${network.id} AND plate LIKE ${`${prefix}%`} ORDER BY plate`)).map(
+    (row) => row.plate,
+  );
+
+const insertPlate = (plate: string) =>
+  Prisma.sql`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at) VALUES (${network.id}, ${plate}, ${plate.toLowerCase()}, ${new Date()}, ${new Date()})`;
+
+test("statements issued without awaiting them run in order, and the transaction waits for them", async () => {
+  const answered = await service.db.transaction(async (write) => {
+    void write.execute(insertPlate("ORDER-1"));
+    void write.execute(insertPlate("ORDER-2"));
+    // Sees both rows: the statements before it ran first, on the transaction's connection.
+    return write.returning<{ n: number | string }>(
+      Prisma.sql`SELECT count(*) AS n FROM vehicles WHERE network_id = ${network.id} AND plate LIKE ${"ORDER-%"}`,
+    );
+  });
+  expect(Number(answered[0].n)).toBe(2);
+  expect(await plates("ORDER-")).toEqual(["ORDER-1", "ORDER-2"]);
+});
+
+test("a statement that fails unawaited fails the transaction with its error, and nothing before it is kept", async () => {
+  const outcome = service.db.transaction(async (write) => {
+    await write.execute(insertPlate("FAILED-1"));
+    // Nobody awaits it, as nobody awaits an event's.
+    void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
+    return "done";
+  });
+  await expect(outcome).rejects.toThrow(/no_such_table/);
+  expect(await plates("FAILED-")).toEqual([]);
+});
+
+test("a work that throws after issuing statements rolls them back", async () => {
+  const outcome = service.db.transaction(async (write) => {
+    void write.execute(insertPlate("THROWN-1"));
+    throw new Error("the rule refused");
+  });
+  await expect(outcome).rejects.toThrow("the rule refused");
+  expect(await plates("THROWN-")).toEqual([]);
+});
+
+test("after a failed transaction the connections still serve writes", async () => {
+  for (let i = 0; i < 12; i++) {
+    await expect(service.db.transaction((write) => write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`))).rejects.toThrow();
+  }
+  const written = await Promise.all(Array.from({ length: 12 }, (_, i) => service.db.transaction((write) => write.execute(insertPlate(`AFTER-${String(i).padStart(2, "0")}`)))));
+  expect(written).toEqual(Array(12).fill(1));
+  expect(await plates("AFTER-")).toHaveLength(12);
+});
