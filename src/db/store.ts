@@ -32,8 +32,14 @@ export interface VehicleStore {
   byId(networkId: number, id: number): Promise<Vehicle | null>;
   /** A page of the network's vehicles (those holding the needle) and their exact total. */
   page(networkId: number, request: VehiclePageRequest): Promise<PageAndTotal>;
-  /** Stores a new vehicle; answers it with its id. */
-  insert(vehicle: Omit<Vehicle, "id">): Promise<Vehicle>;
+  /**
+   * An id for a new vehicle, that the database never gives another (PostgreSQL: the id column's
+   * sequence; SQLite: past AUTOINCREMENT's highest, so run it in the insert's transaction). Taken
+   * before the insert, so a change's insert, its event and COMMIT need no answer from each other.
+   */
+  newId(): Promise<number>;
+  /** Stores a new vehicle under an id from newId. */
+  insert(vehicle: Vehicle): Promise<void>;
   /**
    * Writes the changed fields, the search text and updatedAt, if the vehicle is still as read
    * (its updatedAt unchanged); answers whether it was.

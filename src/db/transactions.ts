@@ -39,6 +39,14 @@ export const joined =
   (work) =>
     work(write);
 
+/**
+ * Issues a statement whose answer the work does not read: the statements after it (and COMMIT)
+ * follow without waiting for it, and if it fails, the transaction fails with it.
+ */
+export function issued(statement: Promise<unknown>): void {
+  statement.catch(() => undefined);
+}
+
 const noArgs = { args: [], argTypes: [] };
 
 async function finish(tx: AdapterTransaction, outcome: "COMMIT" | "ROLLBACK"): Promise<void> {

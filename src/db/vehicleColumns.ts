@@ -17,13 +17,12 @@ const fieldColumns = vehicleFields.map((field) => field.column);
 const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", "created_at", "updated_at"] as const;
 export const vehicleColumns = Prisma.raw(vehicleColumnNames.join(", "));
 
-/** The columns an INSERT sets (the id is the database's), in the order of insertValues. */
-const insertColumnNames = vehicleColumnNames.slice(1);
-export const insertColumns = Prisma.raw(insertColumnNames.join(", "));
+/** The columns an INSERT sets (the id taken before: VehicleStore.newId), in the order of insertValues. */
+export const insertColumns = Prisma.raw(vehicleColumnNames.join(", "));
 
 /** A new vehicle's values in the order of insertColumns. */
-export const insertValues = (vehicle: Omit<StoredVehicle, "id">) =>
-  Prisma.join([vehicle.networkId, ...vehicleFields.map((field) => vehicle[field.response]), vehicle.searchText, vehicle.createdAt, vehicle.updatedAt]);
+export const insertValues = (vehicle: StoredVehicle) =>
+  Prisma.join([vehicle.id, vehicle.networkId, ...vehicleFields.map((field) => vehicle[field.response]), vehicle.searchText, vehicle.createdAt, vehicle.updatedAt]);
 
 /** The column of a field, for a statement's text: from the table, never from a client. */
 export const columnOf = (field: VehicleField) => Prisma.raw(field.column);

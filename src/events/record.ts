@@ -3,6 +3,7 @@
 // commit in one transaction (src/db/transactions.ts), or neither does. A change that changes
 // nothing records nothing: the rule simply records no event. No route or resolver builds an event.
 import type { Database, TransactionStores } from "../db/client";
+import { issued } from "../db/transactions";
 import type { EventActor, StoredEvent } from "../db/store";
 import type { KeyScope } from "../context";
 import { eventTypes, type EventType } from "../model/eventTypes";
@@ -58,8 +59,7 @@ export async function changeWithEvents<T>(
         subject: { type: eventTypes[type].subject, id: String(subjectId) },
         data: jsonData(data),
       });
-      // Its failure is the transaction's, which throws it.
-      appending.catch(() => undefined);
+      issued(appending);
       appended.push(appending);
     };
   if (scope.within) {

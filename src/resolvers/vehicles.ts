@@ -8,6 +8,7 @@ import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { parseStoredId } from "./ids";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
 import { changeWithEvents, changesBetween } from "../events/record";
+import { issued } from "../db/transactions";
 import { retryAsRead } from "./asRead";
 import { vehicleData, vehicleFieldNames } from "../events/data";
 import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
@@ -58,7 +59,9 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const fields = { ...changes, plate: changes.plate! };
   const vehicle = { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now };
   return changeWithEvents(ctx, async (tx, record) => {
-    const created = await tx.vehicles.insert(vehicle);
+    const created: Vehicle = { ...vehicle, id: await tx.vehicles.newId() };
+    // The insert and its event go out together, and COMMIT after them (src/db/transactions.ts).
+    issued(tx.vehicles.insert(created));
     record("vehicle.created", created.id, vehicleData(created));
     return created;
   });

@@ -1,6 +1,7 @@
 // PostgreSQL's vehicles: the statements both databases share (src/db/vehicles/), with
 // PostgreSQL's search plan (./searchPlan.ts, ./pageRows.ts), its page and total in one statement
 // (./pageInOneRead.ts) and its comparison of instants.
+import { Prisma } from "../../generated/prisma/client";
 import type { ReadSql } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
@@ -21,6 +22,11 @@ export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleSto
     page: async (networkId, request) => {
       const filter = { networkId, needle: request.needle };
       return (await pageInOneRead(read, filter, request)) ?? (await totalThenPage(read, filter, request, planPostgresPage));
+    },
+    // Outside any lock: the network's row is held only from the insert on.
+    newId: async () => {
+      const [row] = await write.returning<{ id: number | string }>(Prisma.sql`SELECT nextval(pg_get_serial_sequence('vehicles', 'id')) AS id`);
+      return Number(row.id);
     },
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),

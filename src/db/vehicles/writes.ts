@@ -7,12 +7,9 @@ import type { WriteSql } from "../adapterWrites";
 import { vehicleFields, type VehicleChanges } from "../../model/vehicleFields";
 import { columnOf, insertColumns, insertValues } from "../vehicleColumns";
 
-/** Stores a new vehicle; answers it with its id. */
-export async function insertVehicle(write: WriteSql, vehicle: Omit<Vehicle, "id">): Promise<Vehicle> {
-  const [row] = await write.returning<{ id: number | string }>(
-    Prisma.sql`INSERT INTO vehicles (${insertColumns}) VALUES (${insertValues(vehicle)}) RETURNING id`,
-  );
-  return { ...vehicle, id: Number(row.id) };
+/** Stores a new vehicle under the id taken for it (VehicleStore.newId). */
+export async function insertVehicle(write: WriteSql, vehicle: Vehicle): Promise<void> {
+  await write.execute(Prisma.sql`INSERT INTO vehicles (${insertColumns}) VALUES (${insertValues(vehicle)})`);
 }
 
 /** The condition that updated_at is this instant. */
