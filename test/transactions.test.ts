@@ -2,8 +2,10 @@
 // statements run in the order issued, whether or not the work awaits them, and the transaction
 // commits only if every one succeeded. An event's statement is issued without being awaited
 // (src/events/record.ts), so this is what keeps a change and its events one to one.
+import Database from "libsql";
 import { Prisma } from "../src/generated/prisma/client";
-import { startService, type TestNetwork, type TestService } from "./support/service";
+import { sqliteFilePath } from "../src/db/sqlite/filePath";
+import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 
 let service: TestService;
 let network: TestNetwork;
@@ -62,4 +64,29 @@ test("after a failed transaction the connections still serve writes", async () =
   const written = await Promise.all(Array.from({ length: 12 }, (_, i) => service.db.transaction((write) => write.execute(insertPlate(`AFTER-${String(i).padStart(2, "0")}`)))));
   expect(written).toEqual(Array(12).fill(1));
   expect(await plates("AFTER-")).toHaveLength(12);
+});
+
+// On SQLite a transaction that reads first is a reader until its first write: if another
+// connection (another process, the admin command) commits in between, that write fails at once
+// (SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out). A new vehicle's id is taken first, so
+// taking it must make the transaction the writer.
+(testProvider === "sqlite" ? test : test.skip)("SQLite: a new vehicle id is taken as the writer, so no other connection commits before its insert", async () => {
+  const other = new Database(sqliteFilePath(service.databaseUrl));
+  other.prepare("PRAGMA busy_timeout = 0").all();
+  try {
+    const id = await service.db.inTransaction(async (tx) => {
+      const taken = await tx.vehicles.newId();
+      expect(() => other.prepare("UPDATE networks SET name = name WHERE id = ?").run(network.id)).toThrow(/locked|busy/i);
+      const now = new Date();
+      await tx.write.execute(
+        Prisma.sql`INSERT INTO vehicles (id, network_id, plate, search_text, created_at, updated_at) VALUES (${taken}, ${network.id}, ${"NEWID-1"}, ${"newid-1"}, ${now}, ${now})`,
+      );
+      return taken;
+    });
+    expect(await plates("NEWID-")).toEqual(["NEWID-1"]);
+    // The next id is past it.
+    expect(await service.db.inTransaction((tx) => tx.vehicles.newId())).toBeGreaterThan(id);
+  } finally {
+    other.close();
+  }
 });

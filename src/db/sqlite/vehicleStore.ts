@@ -21,12 +21,15 @@ export function sqliteVehicleStore(read: ReadSql, write: WriteSql): VehicleStore
     // page with the state's columns on every row cost more than a page and a count (figures:
     // docs/performance.md).
     page: (networkId, request) => totalThenPage(read, { networkId, needle: request.needle }, request, planSqlitePage),
-    // The transaction holds the writer: no other insert takes this id before ours.
+    // AUTOINCREMENT's highest id so far, raised: a write, so the transaction holds the writer from
+    // here on (a read first would make it a reader that another process's commit can keep from
+    // writing: SQLITE_BUSY_SNAPSHOT, which no busy timeout waits out). The insert under this id
+    // leaves it as it is. Without a row (no vehicle ever stored), the first id is 1.
     newId: async () => {
-      const [row] = await write.returning<{ id: number | string }>(
-        Prisma.sql`SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'vehicles'), 0) + 1 AS id`,
-      );
-      return Number(row.id);
+      const [raised] = await write.returning<{ seq: number | string }>(Prisma.sql`UPDATE sqlite_sequence SET seq = seq + 1 WHERE name = 'vehicles' RETURNING seq`);
+      if (raised) return Number(raised.seq);
+      await write.execute(Prisma.sql`INSERT INTO sqlite_sequence (name, seq) VALUES ('vehicles', 1)`);
+      return 1;
     },
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
