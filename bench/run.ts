@@ -8,6 +8,7 @@
 //                                    one slice, at most 2; 0 for none)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
+// BENCH_SERVER_LOGS=DIR keeps each server's output in DIR/<target>.log (bench/load/targets.ts).
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";

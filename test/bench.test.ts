@@ -22,12 +22,17 @@ sqliteOnly(
   "npm run bench on a small data set measures every scenario of the service and the floor",
   async () => {
     const out = path.join(temporaryDir(), "bench.md");
+    const logs = temporaryDir();
     await promisify(execFile)(
       "npm",
       ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--warmup", "0.2", "--targets", "service,floor", "--out", out],
-      { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024 },
+      { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024, env: { ...process.env, BENCH_SERVER_LOGS: logs } },
     );
     const report = fs.readFileSync(out, "utf8");
+    // BENCH_SERVER_LOGS kept the service's output: its start line, then its request log.
+    const serviceLog = fs.readFileSync(path.join(logs, "service.log"), "utf8");
+    expect(serviceLog).toMatch(/listening on http:\/\//);
+    expect(serviceLog).toMatch(/"route":"\/vehicles"/);
     // The SQLite files were read once before the servers started (a warm OS page cache).
     expect(report).toMatch(/SQLite, its \d+ MB of files read once before the servers start/);
     const rows = report.split("\n").filter((line) => /^\| (list|search|sort|get|create|patch|dutytime|statistics|GraphQL)/.test(line));

@@ -111,10 +111,15 @@ export async function startTarget(name: TargetName, databaseUrl: string, port: n
   // synchronously, so while this process was busy sending load (its event loop only reads the pipe
   // between requests), a full pipe held the service's event loop for as long, a cost of the bench,
   // not of the log. Only the start line was needed here.
+  // With BENCH_SERVER_LOGS=DIR, it is kept in DIR/<target>.log (when a server fails every
+  // request, the bench itself only counts the failures).
+  const logs = process.env.BENCH_SERVER_LOGS;
+  const logFile = logs ? path.join(logs, `${name}.log`) : null;
+  if (logFile) fs.writeFileSync(logFile, output);
   for (const stream of [child.stdout!, child.stderr!]) {
     stream.removeAllListeners("data");
     stream.pause();
-    spawn("cat", [], { stdio: [stream, "ignore", "ignore"] });
+    spawn("cat", [], { stdio: [stream, logFile ? fs.openSync(logFile, "a") : "ignore", "ignore"] });
   }
   return {
     name,
