@@ -1,8 +1,9 @@
 // Transactions for the write paths: a change and its event commit together or not at all
 // (src/events/record.ts). These run on Prisma's adapter (SQLite); PostgreSQL's run on its pool
-// (src/db/postgres/transactions.ts), under the same invariants. A transaction hands its work a WriteSql on the transaction's connection;
-// the database builds its stores on it (src/db/client.ts, Database.inTransaction), so a change
-// writes through the same store methods inside a transaction as outside one.
+// (src/db/postgres/transactions.ts), under the same invariants. A transaction hands its work a
+// WriteSql on the transaction's connection; the database builds its stores on it
+// (src/db/client.ts, Database.inTransaction), so a change writes through the same store methods
+// inside a transaction as outside one.
 //
 // Invariants:
 // - A statement issued in a transaction runs in it, in the order issued, whether or not the work
