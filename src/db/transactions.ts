@@ -66,16 +66,16 @@ async function finish(tx: AdapterTransaction, outcome: "COMMIT" | "ROLLBACK"): P
  * src/events/record.ts); the transaction still fails with it.
  */
 function tracked(inner: WriteSql): { write: WriteSql; settled: () => Promise<void> } {
-  const issued: Promise<unknown>[] = [];
+  const sentStatements: Promise<unknown>[] = [];
   const track = <T>(sent: Promise<T>) => {
-    sent.catch(() => undefined);
-    issued.push(sent);
+    issued(sent);
+    sentStatements.push(sent);
     return sent;
   };
   return {
     write: { execute: (statement) => track(inner.execute(statement)), returning: (statement) => track(inner.returning(statement)) },
     settled: async () => {
-      await Promise.all(issued);
+      await Promise.all(sentStatements);
     },
   };
 }

@@ -17,10 +17,7 @@ const fieldColumns = vehicleFields.map((field) => field.column);
 const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", "created_at", "updated_at"] as const;
 export const vehicleColumns = Prisma.raw(vehicleColumnNames.join(", "));
 
-/** The columns an INSERT sets (the id taken before: VehicleStore.newId), in the order of insertValues. */
-export const insertColumns = Prisma.raw(vehicleColumnNames.join(", "));
-
-/** A new vehicle's values in the order of insertColumns. */
+/** A new vehicle's values in the order of vehicleColumns (its id taken before: VehicleStore.newId). */
 export const insertValues = (vehicle: StoredVehicle) =>
   Prisma.join([vehicle.id, vehicle.networkId, ...vehicleFields.map((field) => vehicle[field.response]), vehicle.searchText, vehicle.createdAt, vehicle.updatedAt]);
 

@@ -13,7 +13,7 @@
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
-import type { WriteTransaction } from "../transactions";
+import { issued, type WriteTransaction } from "../transactions";
 import { runOnClient } from "./pgInternals";
 import type { PreparingPool } from "./preparingPool";
 import { arrayRowsQueryOf, rowsOf } from "./reads";
@@ -24,17 +24,17 @@ const answeredByServer = (error: unknown) => error instanceof pg.DatabaseError;
 export function postgresTransactions(pool: PreparingPool): WriteTransaction {
   return async <T>(work: (write: WriteSql) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
-    const issued: Promise<pg.QueryArrayResult>[] = [];
+    const sentStatements: Promise<pg.QueryArrayResult>[] = [];
     const send = (text: string, values: readonly unknown[]) => {
       const sent = runOnClient(client, arrayRowsQueryOf(pool, text, values));
-      // Settled below with the others (BEGIN's and COMMIT's too): never an unhandled rejection.
-      sent.catch(() => undefined);
-      issued.push(sent);
+      // Settled below with the others (BEGIN's and COMMIT's too).
+      issued(sent);
+      sentStatements.push(sent);
       return sent;
     };
     // What a statement answers the work; a failure nobody awaited is the transaction's (below).
     const answer = <T>(answering: Promise<T>) => {
-      answering.catch(() => undefined);
+      issued(answering);
       return answering;
     };
     const write: WriteSql = {
@@ -52,7 +52,7 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
         workFailure = { error };
       }
       const end = send(workFailure ? "ROLLBACK" : "COMMIT", []);
-      const outcomes = await Promise.allSettled(issued);
+      const outcomes = await Promise.allSettled(sentStatements);
       const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
       brokenConnection = failures.some((failure) => !answeredByServer(failure.reason));
       // The first in the order issued: those after it only say the transaction was aborted.

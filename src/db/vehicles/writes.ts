@@ -5,11 +5,11 @@
 import { Prisma, type Vehicle } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
 import { vehicleFields, type VehicleChanges } from "../../model/vehicleFields";
-import { columnOf, insertColumns, insertValues } from "../vehicleColumns";
+import { columnOf, insertValues, vehicleColumns } from "../vehicleColumns";
 
 /** Stores a new vehicle under the id taken for it (VehicleStore.newId). */
 export async function insertVehicle(write: WriteSql, vehicle: Vehicle): Promise<void> {
-  await write.execute(Prisma.sql`INSERT INTO vehicles (${insertColumns}) VALUES (${insertValues(vehicle)})`);
+  await write.execute(Prisma.sql`INSERT INTO vehicles (${vehicleColumns}) VALUES (${insertValues(vehicle)})`);
 }
 
 /** The condition that updated_at is this instant. */
