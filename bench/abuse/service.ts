@@ -8,9 +8,6 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../lib/processes";
 
-/** The caps of npm start, used when the start script cannot be read. */
-const defaultNodeFlags = ["--enable-source-maps", "--max-semi-space-size=8", "--max-old-space-size=160"];
-
 /**
  * The node flags of package.json's start script (`... exec node FLAGS dist/main.js`): read, not
  * copied, so the bench keeps running the service as npm start does if those caps change.
@@ -19,7 +16,8 @@ export function startFlags(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts?: { start?: string } };
   const match = /\bnode\s+((?:--\S+\s+)*)dist\/main\.js/.exec(manifest.scripts?.start ?? "");
   const flags = match?.[1].trim().split(/\s+/).filter(Boolean);
-  return flags && flags.length > 0 ? flags : defaultNodeFlags;
+  if (!flags || flags.length === 0) throw new Error("package.json's start script no longer ends in `exec node FLAGS dist/main.js`: say here how to read its flags");
+  return flags;
 }
 
 export function buildService(): void {

@@ -9,6 +9,7 @@ import pino, { type DestinationStream, type Logger as PinoLogger } from "pino";
 import type { MessageFormatFunc, PrettyOptions } from "pino-pretty";
 import type { LogSettings } from "../../config/observability";
 import type { RequestRecord } from "./requestRecord";
+import { sourceStack } from "./sourceStack";
 
 /** pino's logger, and the writer of request lines (below). */
 export type Logger = PinoLogger & {
@@ -91,7 +92,17 @@ function requestLines(logger: PinoLogger, destination: DestinationStream): Logge
 
 /** The logger of these settings; `destination` replaces stdout (tests capture the lines). */
 export function createLogger(settings: LogSettings, destination?: DestinationStream): Logger {
-  const options = { level: settings.level };
+  const options = {
+    level: settings.level,
+    // pino's own serializer of `err`, its stack named by the sources (./sourceStack.ts).
+    serializers: {
+      err: (error: Error) => {
+        const serialized = pino.stdSerializers.err(error);
+        if (typeof serialized.stack === "string") serialized.stack = sourceStack(serialized.stack);
+        return serialized;
+      },
+    },
+  };
   const to = destination ?? (settings.format === "pretty" ? prettyDestination() : batchedLines());
   const logger = pino(options, to);
   return Object.assign(logger, { request: requestLines(logger, to) });
