@@ -128,8 +128,14 @@ const attemptInsert = (a: NewWebhookAttempt) => Prisma.sql`
 
 export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider): WebhookStore {
   const nowMs = nowMsOf(provider);
-  /** Of `webhooks w JOIN networks n`: enabled, with events after the last handled, due, and no process's. */
-  const dueAndFree = Prisma.sql`w.enabled AND w.delivered_through < n.event_sequence AND w.next_attempt_ms <= ${nowMs} AND w.lease_until_ms < ${nowMs}`;
+  /**
+   * Enabled webhooks (`w`) with their network (`n`). Webhooks are the outer loop (SQLite keeps a
+   * CROSS JOIN's order): a service has few, and many networks; joined the other way, SQLite
+   * probed every network for webhooks at each look for due ones, which follows every event.
+   */
+  const enabledWebhooks = Prisma.sql`webhooks w CROSS JOIN networks n WHERE n.id = w.network_id AND w.enabled`;
+  /** Of enabledWebhooks: with events after the last handled, due, and no process's. */
+  const dueAndFree = Prisma.sql`w.delivered_through < n.event_sequence AND w.next_attempt_ms <= ${nowMs} AND w.lease_until_ms < ${nowMs}`;
   const byId = async (networkId: number, id: number) => {
     const [row] = await write.returning<WebhookRow>(Prisma.sql`SELECT ${webhookColumns} FROM webhooks w WHERE w.id = ${id} AND w.network_id = ${networkId}`);
     return row ? deliverableOf(row) : null;
@@ -195,8 +201,7 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
     },
     async anyDue() {
       const row = await read.first<{ due: number }>(Prisma.sql`
-        SELECT 1 AS due FROM webhooks w JOIN networks n ON n.id = w.network_id
-        WHERE ${dueAndFree} LIMIT 1`);
+        SELECT 1 AS due FROM ${enabledWebhooks} AND ${dueAndFree} LIMIT 1`);
       return row !== undefined;
     },
     async claim(owner, leaseMs, limit) {
@@ -205,8 +210,7 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
       const rows = await write.returning<WebhookRow & { now_ms: number | string }>(Prisma.sql`
         UPDATE webhooks SET lease_owner = ${owner}, lease_until_ms = ${nowMs} + ${leaseMs}
         WHERE id IN (
-          SELECT w.id FROM webhooks w JOIN networks n ON n.id = w.network_id
-          WHERE ${dueAndFree}
+          SELECT w.id FROM ${enabledWebhooks} AND ${dueAndFree}
           ORDER BY w.next_attempt_ms LIMIT ${limit} ${skipLocked})
         AND lease_until_ms < ${nowMs}
         RETURNING ${returnedColumns}, ${nowMs} AS now_ms`);
@@ -244,7 +248,7 @@ export function webhookStore(read: ReadSql, write: WriteSql, provider: DatabaseP
         DELETE FROM webhook_attempts WHERE id IN (SELECT a.id FROM webhook_attempts a WHERE a.attempted_at < ${before} ORDER BY a.id LIMIT ${batch})`),
     async backlog() {
       const row = await read.first<{ backlog: number | string | null }>(Prisma.sql`
-        SELECT SUM(n.event_sequence - w.delivered_through) AS backlog FROM webhooks w JOIN networks n ON n.id = w.network_id WHERE w.enabled`);
+        SELECT SUM(n.event_sequence - w.delivered_through) AS backlog FROM ${enabledWebhooks}`);
       return Number(row?.backlog ?? 0);
     },
   };
