@@ -90,3 +90,59 @@ test("after a failed transaction the connections still serve writes", async () =
     other.close();
   }
 });
+
+test("transactions asked together: one that fails is rolled back alone, the others are kept", async () => {
+  const outcomes = await Promise.allSettled(
+    ["GROUP-1", "GROUP-2", "GROUP-3", "GROUP-4"].map((plate) =>
+      service.db.transaction(async (write) => {
+        await write.execute(insertPlate(plate));
+        if (plate === "GROUP-2") await write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
+        if (plate === "GROUP-3") throw new Error("the rule refused");
+        return plate;
+      }),
+    ),
+  );
+  expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+  expect(await plates("GROUP-")).toEqual(["GROUP-1", "GROUP-4"]);
+});
+
+// SQLite commits the transactions asked in one turn of the event loop together
+// (src/db/sqlite/groupCommit.ts): none of them may be answered as done unless that COMMIT is.
+describe("SQLite: transactions committed in one group", () => {
+  const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
+
+  sqliteOnly("when the group's transaction is lost, every transaction of it fails and nothing is kept", async () => {
+    const outcomes = await Promise.allSettled([
+      service.db.transaction((write) => write.execute(insertPlate("LOST-1"))),
+      // Ends the shared transaction under the group, as SQLite does itself on some errors.
+      service.db.transaction(async (write) => {
+        await write.execute(insertPlate("LOST-2"));
+        return write.execute(Prisma.sql`ROLLBACK`);
+      }),
+      service.db.transaction((write) => write.execute(insertPlate("LOST-3"))),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(await plates("LOST-")).toEqual([]);
+    // The next group commits.
+    await expect(service.db.transaction((write) => write.execute(insertPlate("LOST-AFTER")))).resolves.toBe(1);
+    expect(await plates("LOST-")).toEqual(["LOST-AFTER"]);
+  });
+
+  sqliteOnly("when the group's COMMIT fails, every transaction of it fails, nothing is kept, and the connection writes again", async () => {
+    const outcomes = await Promise.allSettled([
+      service.db.transaction((write) => write.execute(insertPlate("COMMIT-1"))),
+      // A foreign key checked at COMMIT: COMMIT fails and leaves the transaction open.
+      service.db.transaction(async (write) => {
+        await write.execute(Prisma.sql`PRAGMA defer_foreign_keys = ON`);
+        return write.execute(
+          Prisma.sql`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at) VALUES (${-1}, ${"COMMIT-2"}, ${"commit-2"}, ${new Date()}, ${new Date()})`,
+        );
+      }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
+    expect(await plates("COMMIT-")).toEqual([]);
+    await expect(service.db.transaction((write) => write.execute(insertPlate("COMMIT-AFTER")))).resolves.toBe(1);
+    expect(await plates("COMMIT-")).toEqual(["COMMIT-AFTER"]);
+  });
+});

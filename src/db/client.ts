@@ -23,7 +23,8 @@ import { recordCountStore } from "./recordCounts";
 import { eventStore } from "./events";
 import { webhookStore } from "./webhooks";
 import { postgresEventNotices, sqliteEventNotices, type EventNotices } from "./eventNotices";
-import { adapterTransactions, joined, type TransactionalAdapter, type WriteTransaction } from "./transactions";
+import { joined, type TransactionalAdapter, type WriteTransaction } from "./transactions";
+import { groupCommitTransactions } from "./sqlite/groupCommit";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
 import { sqliteFilePath } from "./sqlite/filePath";
 import { openSqliteReads } from "./sqlite/reads";
@@ -167,7 +168,7 @@ export async function openDatabase(
   const { read } = reads;
   const adapter = factory.connection as () => Promise<TransactionalAdapter>;
   const write = writesTakingTurns(adapterWrites(provider, adapter));
-  const transaction = adapterTransactions(provider, adapter);
+  const transaction = groupCommitTransactions(adapter);
   const paths = { read, write, transaction, provider };
   const stores = storesOf(paths);
   const inTransaction = storesInTransactions(paths);
