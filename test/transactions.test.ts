@@ -146,3 +146,55 @@ describe("SQLite: transactions committed in one group", () => {
     expect(await plates("COMMIT-")).toEqual(["COMMIT-AFTER"]);
   });
 });
+
+// PostgreSQL commits a network's changes asked in one turn together (src/db/postgres/transactions.ts).
+describe("PostgreSQL: a network's transactions committed in one group", () => {
+  const postgresOnly = testProvider === "postgresql" ? test : test.skip;
+
+  postgresOnly("one that fails is rolled back alone, the others are kept", async () => {
+    const outcomes = await Promise.allSettled(
+      ["PGROUP-1", "PGROUP-2", "PGROUP-3", "PGROUP-4"].map((plate) =>
+        service.db.transaction(async (write) => {
+          await write.execute(insertPlate(plate));
+          if (plate === "PGROUP-2") void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
+          if (plate === "PGROUP-3") throw new Error("the rule refused");
+          return plate;
+        }, network.id),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+    expect(await plates("PGROUP-")).toEqual(["PGROUP-1", "PGROUP-4"]);
+  });
+
+  postgresOnly("when the group's connection fails, every transaction of it fails and nothing is kept", async () => {
+    const outcomes = await Promise.allSettled([
+      service.db.transaction((write) => write.execute(insertPlate("PLOST-1")), network.id),
+      service.db.transaction(async (write) => {
+        await write.execute(insertPlate("PLOST-2"));
+        return write.returning(Prisma.sql`SELECT pg_terminate_backend(pg_backend_pid())`);
+      }, network.id),
+      service.db.transaction((write) => write.execute(insertPlate("PLOST-3")), network.id),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(await plates("PLOST-")).toEqual([]);
+    await expect(service.db.transaction((write) => write.execute(insertPlate("PLOST-AFTER")), network.id)).resolves.toBe(1);
+    expect(await plates("PLOST-")).toEqual(["PLOST-AFTER"]);
+  });
+
+  postgresOnly("when the group's COMMIT fails, every transaction of it fails and nothing is kept", async () => {
+    const outcomes = await Promise.allSettled([
+      service.db.transaction((write) => write.execute(insertPlate("PCOMMIT-1")), network.id),
+      // A constraint checked at COMMIT.
+      service.db.transaction(async (write) => {
+        await write.execute(Prisma.sql`CREATE TEMP TABLE commit_parent (id int PRIMARY KEY)`);
+        await write.execute(Prisma.sql`CREATE TEMP TABLE commit_child (parent int REFERENCES commit_parent (id) DEFERRABLE INITIALLY DEFERRED)`);
+        return write.execute(Prisma.sql`INSERT INTO commit_child (parent) VALUES (1)`);
+      }, network.id),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(String((outcomes[0] as PromiseRejectedResult).reason)).toMatch(/foreign key/i);
+    expect(await plates("PCOMMIT-")).toEqual([]);
+    await expect(service.db.transaction((write) => write.execute(insertPlate("PCOMMIT-AFTER")), network.id)).resolves.toBe(1);
+    expect(await plates("PCOMMIT-")).toEqual(["PCOMMIT-AFTER"]);
+  });
+});

@@ -67,7 +67,7 @@ export interface Database extends Stores {
    * WriteSql): they commit together or not at all (src/db/transactions.ts). A change and its
    * event are written so (src/events/record.ts).
    */
-  inTransaction<T>(work: (tx: TransactionStores) => Promise<T>): Promise<T>;
+  inTransaction<T>(work: (tx: TransactionStores) => Promise<T>, networkId?: number): Promise<T>;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
    * and networks (src/db/postgres/keyChanges.ts, heard on src/db/postgres/listener.ts), SQLite
@@ -123,7 +123,7 @@ export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSq
 
 /** Transactions whose stores are those of `paths` on the transaction's connection. */
 function storesInTransactions(paths: Paths): Database["inTransaction"] {
-  return (work) => paths.transaction((write) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }));
+  return (work, networkId) => paths.transaction((write) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }), networkId);
 }
 
 export async function openDatabase(

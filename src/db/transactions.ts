@@ -30,8 +30,15 @@ export interface TransactionalAdapter extends QueryableAdapter {
   startTransaction(): Promise<AdapterTransaction>;
 }
 
-/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-export type WriteTransaction = <T>(work: (write: WriteSql) => Promise<T>) => Promise<T>;
+/**
+ * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. A
+ * change of a network names it: the network's changes asked together may share one transaction,
+ * each in a savepoint, and one COMMIT (SQLite groups every change asked in one turn).
+ */
+export type WriteTransaction = <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) => Promise<T>;
+
+/** Most works one COMMIT ends: a work waits for at most that many others before its own. */
+export const maxGroupWorks = 32;
 
 /** Inside a transaction already: work joins it. */
 export const joined =

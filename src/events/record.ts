@@ -67,7 +67,7 @@ export async function changeWithEvents<T>(
     scope.within.committed.push(...(await Promise.all(appended)));
     return result;
   }
-  const result = await scope.db.inTransaction((tx) => change(tx, recordIn(tx)));
+  const result = await scope.db.inTransaction((tx) => change(tx, recordIn(tx)), scope.network.id);
   announceCommitted(scope.db, await Promise.all(appended));
   return result;
 }

@@ -8,12 +8,23 @@
 // statement, before the answers of statements whose results it does not await (an event's,
 // src/events/record.ts).
 //
-// Invariant: a statement that fails aborts the transaction on the server, whether or not the work
-// awaited it; COMMIT then answers ROLLBACK, and the transaction fails with the first failure.
+// A network's changes asked in one turn of the event loop are committed in groups: one transaction
+// on one connection, each change in a savepoint of its own, one after the other, one COMMIT. They
+// would take turns on the network's row anyway, each holding it through its COMMIT's WAL flush;
+// in a group the row is locked once and flushed once (figures: docs/performance.md). Changes of
+// other networks, and transactions asked without a network, run beside them on other connections.
+//
+// Invariants:
+// - A statement that fails aborts the transaction on the server, whether or not the work awaited
+//   it; its work fails with the first failure and is rolled back to its savepoint alone.
+// - When the group's transaction cannot go on (a savepoint cannot be rolled back to, a connection
+//   fails) or its COMMIT does not commit, every work of the group fails: none is answered as
+//   done before the COMMIT that holds it.
+// - A group holds at most maxGroupWorks works.
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
-import { issued, type WriteTransaction } from "../transactions";
+import { issued, maxGroupWorks, type WriteTransaction } from "../transactions";
 import { runOnClient } from "./pgInternals";
 import type { PreparingPool } from "./preparingPool";
 import { arrayRowsQueryOf, rowsOf } from "./reads";
@@ -21,51 +32,144 @@ import { arrayRowsQueryOf, rowsOf } from "./reads";
 /** A failure PostgreSQL answered (not a lost connection): the connection stays usable. */
 const answeredByServer = (error: unknown) => error instanceof pg.DatabaseError;
 
+/** A work waiting for its group, and how to answer it. */
+interface Waiting {
+  work: (write: WriteSql) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+/** The first failure of settled statements, and whether a connection failed (not the server). */
+function failureOf(outcomes: PromiseSettledResult<unknown>[]): { failed: PromiseRejectedResult | undefined; broken: boolean } {
+  const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  // The first in the order issued: those after it only say the transaction was aborted.
+  return { failed: failures[0], broken: failures.some((failure) => !answeredByServer(failure.reason)) };
+}
+
+/**
+ * Connections that may fail in a transaction without crashing the process: pg emits a checked-out
+ * connection's socket error as an event, and the pool listens only while the connection is idle.
+ * The statements in flight fail with it, which is how the transaction learns of it.
+ */
+const listened = new WeakSet<pg.PoolClient>();
+function failingQuietly(client: pg.PoolClient): pg.PoolClient {
+  if (!listened.has(client)) {
+    listened.add(client);
+    client.on("error", () => undefined);
+  }
+  return client;
+}
+
 export function postgresTransactions(pool: PreparingPool): WriteTransaction {
-  return async <T>(work: (write: WriteSql) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    const sentStatements: Promise<pg.QueryArrayResult>[] = [];
-    const send = (text: string, values: readonly unknown[]) => {
+  /** Per network with a group running or about to: the works waiting for the next one. */
+  const waitingFor = new Map<number, Waiting[]>();
+
+  async function runGroup(works: Waiting[]): Promise<void> {
+    let client: pg.PoolClient;
+    try {
+      client = failingQuietly(await pool.connect());
+    } catch (error) {
+      for (const work of works) work.reject(error);
+      return;
+    }
+    const groupStatements: Promise<pg.QueryArrayResult>[] = [];
+    const send = (text: string, values: readonly unknown[], into: Promise<pg.QueryArrayResult>[] = groupStatements) => {
       const sent = runOnClient(client, arrayRowsQueryOf(pool, text, values));
-      // Settled below with the others (BEGIN's and COMMIT's too).
+      // Settled below (the work's, or the group's with BEGIN, RELEASE and COMMIT).
       issued(sent);
-      sentStatements.push(sent);
+      into.push(sent);
       return sent;
     };
-    // What a statement answers the work; a failure nobody awaited is the transaction's (below).
-    const answer = <T>(answering: Promise<T>) => {
-      issued(answering);
-      return answering;
-    };
-    const write: WriteSql = {
-      execute: (query) => answer(send(query.text, query.values).then((result) => result.rowCount ?? 0)),
-      returning: <Row>(query: Prisma.Sql) => answer(send(query.text, query.values).then((result) => rowsOf<Row>(result))),
-    };
-    let brokenConnection = false;
+    const done: { value: unknown; work: Waiting }[] = [];
+    let lost: { error: unknown } | undefined;
+    let broken = false;
     try {
       send("BEGIN", []);
-      let result: T | undefined;
-      let workFailure: { error: unknown } | undefined;
-      try {
-        result = await work(write);
-      } catch (error) {
-        workFailure = { error };
+      for (const waiting of works) {
+        if (lost) {
+          waiting.reject(lost.error);
+          continue;
+        }
+        const workStatements: Promise<pg.QueryArrayResult>[] = [];
+        // What a statement answers the work; a failure nobody awaited is the work's (below).
+        const answer = <T>(answering: Promise<T>) => {
+          issued(answering);
+          return answering;
+        };
+        const write: WriteSql = {
+          execute: (query) => answer(send(query.text, query.values, workStatements).then((result) => result.rowCount ?? 0)),
+          returning: <Row>(query: Prisma.Sql) => answer(send(query.text, query.values, workStatements).then((result) => rowsOf<Row>(result))),
+        };
+        send("SAVEPOINT work", [], workStatements);
+        let workFailure: { error: unknown } | undefined;
+        let value: unknown;
+        try {
+          value = await waiting.work(write);
+        } catch (error) {
+          workFailure = { error };
+        }
+        const { failed, broken: workBroken } = failureOf(await Promise.allSettled(workStatements));
+        if (!workFailure && !failed) {
+          // Not awaited: a RELEASE that failed aborts the transaction, and COMMIT answers ROLLBACK.
+          send("RELEASE work", []);
+          done.push({ value, work: waiting });
+          continue;
+        }
+        const error = workFailure ? workFailure.error : failed!.reason;
+        waiting.reject(error);
+        broken ||= workBroken;
+        if (workBroken) {
+          lost = { error };
+          continue;
+        }
+        try {
+          await send("ROLLBACK TO work", []);
+          send("RELEASE work", []);
+        } catch {
+          lost = { error };
+        }
       }
-      const end = send(workFailure ? "ROLLBACK" : "COMMIT", []);
-      const outcomes = await Promise.allSettled(sentStatements);
-      const failures = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
-      brokenConnection = failures.some((failure) => !answeredByServer(failure.reason));
-      // The first in the order issued: those after it only say the transaction was aborted.
-      const failed = failures[0];
-      if (workFailure) throw workFailure.error;
-      if (failed) throw failed.reason;
+      const end = send(lost ? "ROLLBACK" : "COMMIT", []);
+      const group = failureOf(await Promise.allSettled(groupStatements));
+      broken ||= group.broken;
+      if (!lost && group.failed) lost = { error: group.failed.reason };
       // Every statement succeeded, so COMMIT committed; checked all the same, as pg answers it.
-      const { command } = await end;
-      if (command !== "COMMIT") throw new Error(`COMMIT answered ${command}`);
-      return result as T;
+      if (!lost) {
+        const { command } = await end;
+        if (command !== "COMMIT") lost = { error: new Error(`COMMIT answered ${command}`) };
+      }
+    } catch (error) {
+      lost ??= { error };
     } finally {
       // A connection that failed is closed, not given to the next request.
-      client.release(brokenConnection || undefined);
+      client.release(broken || undefined);
     }
-  };
+    for (const { value, work } of done) {
+      if (lost) work.reject(lost.error);
+      else work.resolve(value);
+    }
+  }
+
+  /** Runs the network's waiting works, a group at a time, until none waits. */
+  async function runGroupsOf(networkId: number): Promise<void> {
+    const waiting = waitingFor.get(networkId)!;
+    try {
+      while (waiting.length > 0) await runGroup(waiting.splice(0, maxGroupWorks));
+    } finally {
+      // Whatever happened, the network's next change starts a group of its own.
+      waitingFor.delete(networkId);
+      for (const work of waiting) work.reject(new Error("the network's transaction group ended without running it"));
+    }
+  }
+
+  return <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) =>
+    new Promise<T>((resolve, reject) => {
+      const waiting: Waiting = { work, resolve: resolve as (value: unknown) => void, reject };
+      if (networkId === undefined) return void runGroup([waiting]);
+      const queue = waitingFor.get(networkId);
+      if (queue) return void queue.push(waiting);
+      waitingFor.set(networkId, [waiting]);
+      // From the check phase: the network's changes the poll phase read join this group.
+      setImmediate(() => void runGroupsOf(networkId));
+    });
 }

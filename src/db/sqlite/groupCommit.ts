@@ -15,10 +15,7 @@
 //   read every request that arrived, and holds at most maxGroupWorks works: a work waits for at
 //   most that many others before its commit.
 import { adapterWrites, type WriteSql } from "../adapterWrites";
-import { tracked, type TransactionalAdapter, type WriteTransaction } from "../transactions";
-
-/** Most works one COMMIT ends. */
-export const maxGroupWorks = 32;
+import { maxGroupWorks, tracked, type TransactionalAdapter, type WriteTransaction } from "../transactions";
 
 interface Waiting {
   work: (write: WriteSql) => Promise<unknown>;
