@@ -38,7 +38,14 @@ export interface VehicleStore {
    * before the insert, so a change's insert, its event and COMMIT need no answer from each other.
    */
   newId(): Promise<number>;
-  /** Stores a new vehicle under an id from newId. */
+  /**
+   * An id for a new vehicle taken before the change's transaction, where the database allows it
+   * (PostgreSQL: the sequence is outside transactions); null where newId must take it in the
+   * transaction (SQLite). A network's changes may share one transaction, one after the other
+   * (src/db/transactions.ts): an id taken before is one answer less that the others wait for.
+   */
+  reserveId(): Promise<number | null>;
+  /** Stores a new vehicle under an id from newId or reserveId. */
   insert(vehicle: Vehicle): Promise<void>;
   /**
    * Writes the changed fields, the search text and updatedAt, if the vehicle is still as read

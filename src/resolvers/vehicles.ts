@@ -58,8 +58,9 @@ export async function createVehicle(ctx: Context, input: VehicleInput): Promise<
   const now = ctx.now();
   const fields = { ...changes, plate: changes.plate! };
   const vehicle = { ...unsetVehicleFields, ...fields, networkId: ctx.network.id, searchText: searchTextOf(fields), createdAt: now, updatedAt: now };
+  const reserved = await ctx.db.vehicles.reserveId();
   return changeWithEvents(ctx, async (tx, record) => {
-    const created: Vehicle = { ...vehicle, id: await tx.vehicles.newId() };
+    const created: Vehicle = { ...vehicle, id: reserved ?? (await tx.vehicles.newId()) };
     // The insert and its event go out together, and COMMIT after them (src/db/transactions.ts).
     issued(tx.vehicles.insert(created));
     record("vehicle.created", created.id, vehicleData(created));

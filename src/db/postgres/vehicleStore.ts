@@ -15,6 +15,8 @@ import { planPostgresPage } from "./pageRows";
 /** updated_at is the instant read. */
 const sameInstant: SameInstant = (instant) => sameInstantOf("postgresql")("updated_at", instant);
 
+const nextId = Prisma.sql`SELECT nextval(pg_get_serial_sequence('vehicles', 'id')) AS id`;
+
 export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleStore {
   return {
     byId: (networkId, id) => selectVehicle(read, networkId, id),
@@ -25,9 +27,11 @@ export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleSto
     },
     // Outside any lock: the network's row is held only from the insert on.
     newId: async () => {
-      const [row] = await write.returning<{ id: number | string }>(Prisma.sql`SELECT nextval(pg_get_serial_sequence('vehicles', 'id')) AS id`);
+      const [row] = await write.returning<{ id: number | string }>(nextId);
       return Number(row.id);
     },
+    // A sequence's next value writes no row: the read path's connections serve it.
+    reserveId: async () => Number((await read.first<{ id: number | string }>(nextId))!.id),
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
     removeAsRead: (vehicle) => deleteVehicleAsRead(write, sameInstant, vehicle),

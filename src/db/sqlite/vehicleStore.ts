@@ -31,6 +31,8 @@ export function sqliteVehicleStore(read: ReadSql, write: WriteSql): VehicleStore
       await write.execute(Prisma.sql`INSERT INTO sqlite_sequence (name, seq) VALUES ('vehicles', 1)`);
       return 1;
     },
+    // Taken in the insert's transaction only (newId).
+    reserveId: async () => null,
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
     removeAsRead: (vehicle) => deleteVehicleAsRead(write, sameInstant, vehicle),
