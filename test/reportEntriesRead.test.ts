@@ -98,3 +98,12 @@ test("the text is read as officer, start and end, an empty end open", () => {
     [8, [5, Infinity]],
   ]);
 });
+
+test("the text's bytes (SQLite's BLOB, as libsql's Buffer or @libsql/client's ArrayBuffer) read as the text", () => {
+  const text = "7,1000,2999,8,5,,7,1762000000123,1762000000999";
+  const bytes = Buffer.from(text, "ascii");
+  const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  expect([...reportEntriesOf(bytes)]).toEqual([...reportEntriesOf(text)]);
+  expect([...reportEntriesOf(arrayBuffer)]).toEqual([...reportEntriesOf(text)]);
+  expect(reportEntriesOf(new Uint8Array(0)).size).toBe(0);
+});

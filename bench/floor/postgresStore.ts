@@ -3,7 +3,7 @@
 // each connection parses such a text once and PostgreSQL may keep its plan.
 import { Pool, types, type QueryArrayResult } from "pg";
 import type { Store } from "./store";
-import { reportEntriesOf, reportEntriesSql } from "../../src/db/reportEntriesRead";
+import { reportEntriesOf, reportEntriesSql, type ReportEntriesText } from "../../src/db/reportEntriesRead";
 import { countOfPage, countSql, createdSinceSql, createdSinceValues, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, pageWithCountSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList } from "./vehicleJson";
@@ -209,7 +209,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async entriesMeeting(networkId, from, to) {
       const statement = reportEntriesSql("postgresql", networkId, from, to, null);
       const { rows } = await run(statement.text, statement.values.map((value) => (value instanceof Date ? instant(value) : value)));
-      return reportEntriesOf((rows[0]?.[0] as string | null) ?? null);
+      return reportEntriesOf((rows[0]?.[0] as ReportEntriesText) ?? null);
     },
 
     async reportOfficers(networkId) {

@@ -3,7 +3,7 @@
 // client library between. A request only binds and steps.
 import Database from "libsql";
 import type { Store } from "./store";
-import { reportEntriesOf, reportEntriesSql } from "../../src/db/reportEntriesRead";
+import { reportEntriesOf, reportEntriesSql, type ReportEntriesText } from "../../src/db/reportEntriesRead";
 import { countSql, createdSinceSql, createdSinceValues, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
@@ -225,7 +225,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     async entriesMeeting(networkId, from, to) {
       const statement = reportEntriesSql("sqlite", networkId, from, to, null);
       const { rows } = await run(statement.sql, statement.values.map((value) => (value instanceof Date ? toSqlite(value) : (value as InValue))));
-      return reportEntriesOf((rows[0]?.[0] as string | null) ?? null);
+      return reportEntriesOf((rows[0]?.[0] as ReportEntriesText) ?? null);
     },
 
     async reportOfficers(networkId) {

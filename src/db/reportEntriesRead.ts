@@ -1,5 +1,5 @@
-// The entries of a duty hours report's range, read as one text: `officer,start,end,...` in epoch
-// milliseconds, an open entry's end empty. A year of a large network is tens of thousands of
+// The entries of a duty hours report's range, read as one text (on SQLite as its bytes):
+// `officer,start,end,...` in epoch milliseconds, an open entry's end empty. A year of a large network is tens of thousands of
 // entries; handed over as rows, crossing from the driver to JavaScript row by row and parsing
 // each instant's ISO text cost several times what the database spends finding and joining them
 // (figures: docs/performance.md). The instants become numbers in the database's own functions.
@@ -30,7 +30,10 @@ const dialects: Record<DatabaseProvider, Dialect> = {
   sqlite: {
     epochMs: (column) => Prisma.sql`CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`,
     text: (value) => value,
-    joined: (value) => Prisma.sql`group_concat(${value}, ',')`,
+    // As a BLOB: the driver hands over bytes (a Buffer, off V8's heap, freed once its small
+    // handle dies young) instead of a string of a year's ~1 MB, which V8 keeps in its large-object
+    // space until a full collection (the peak memory under the year report; docs/performance.md).
+    joined: (value) => Prisma.sql`CAST(group_concat(${value}, ',') AS BLOB)`,
   },
 };
 
@@ -54,13 +57,19 @@ export function reportEntriesSql(provider: DatabaseProvider, networkId: number, 
     FROM (${part(Prisma.sql`d.ended_at > ${from}`)} UNION ALL ${part(Prisma.sql`d.ended_at IS NULL`)}) e`;
 }
 
+/** reportEntriesSql's answer: text (PostgreSQL), its ASCII bytes (SQLite), or null for none. */
+export type ReportEntriesText = string | Uint8Array | ArrayBuffer | null;
+
 /**
  * The report's entries from reportEntriesSql's text (null: none): whole non-negative numbers and
  * empty fields, read digit by digit in one pass (splitting a year's text made ~100,000 strings).
  */
-export function reportEntriesOf(text: string | null): ReportEntries {
+export function reportEntriesOf(answer: ReportEntriesText): ReportEntries {
   const entries: ReportEntries = new Map();
-  if (!text) return entries;
+  if (!answer) return entries;
+  const text = typeof answer === "string" ? answer : null;
+  const bytes = typeof answer === "string" ? null : answer instanceof Uint8Array ? answer : new Uint8Array(answer);
+  const length = text ? text.length : bytes!.length;
   const comma = 44;
   const zero = 48;
   let officer = 0;
@@ -68,8 +77,8 @@ export function reportEntriesOf(text: string | null): ReportEntries {
   let field = 0;
   let value = 0;
   let empty = true;
-  for (let i = 0; i <= text.length; i++) {
-    const code = i < text.length ? text.charCodeAt(i) : comma;
+  for (let i = 0; i <= length; i++) {
+    const code = i === length ? comma : text ? text.charCodeAt(i) : bytes![i];
     if (code !== comma) {
       value = value * 10 + (code - zero);
       empty = false;
@@ -86,6 +95,6 @@ export function reportEntriesOf(text: string | null): ReportEntries {
 }
 
 export async function readReportEntries(read: ReadSql, provider: DatabaseProvider, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries> {
-  const row = await read.first<{ entries: string | null }>(reportEntriesSql(provider, networkId, from, to, officerIds));
+  const row = await read.first<{ entries: ReportEntriesText }>(reportEntriesSql(provider, networkId, from, to, officerIds));
   return reportEntriesOf(row?.entries ?? null);
 }
