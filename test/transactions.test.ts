@@ -91,20 +91,26 @@ test("after a failed transaction the connections still serve writes", async () =
   }
 });
 
-test("transactions asked together: one that fails is rolled back alone, the others are kept", async () => {
+/**
+ * Four transactions asked together (with the network: on PostgreSQL its group), the second
+ * failing unawaited and the third throwing: those two are rolled back alone.
+ */
+async function askedTogether(prefix: string, networkId?: number) {
   const outcomes = await Promise.allSettled(
-    ["GROUP-1", "GROUP-2", "GROUP-3", "GROUP-4"].map((plate) =>
+    [1, 2, 3, 4].map((n) =>
       service.db.transaction(async (write) => {
-        await write.execute(insertPlate(plate));
-        if (plate === "GROUP-2") await write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
-        if (plate === "GROUP-3") throw new Error("the rule refused");
-        return plate;
-      }),
+        await write.execute(insertPlate(`${prefix}-${n}`));
+        if (n === 2) void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
+        if (n === 3) throw new Error("the rule refused");
+        return n;
+      }, networkId),
     ),
   );
   expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
-  expect(await plates("GROUP-")).toEqual(["GROUP-1", "GROUP-4"]);
-});
+  expect(await plates(`${prefix}-`)).toEqual([`${prefix}-1`, `${prefix}-4`]);
+}
+
+test("transactions asked together: one that fails is rolled back alone, the others are kept", () => askedTogether("GROUP"));
 
 // SQLite commits the transactions asked in one turn of the event loop together
 // (src/db/sqlite/groupCommit.ts): none of them may be answered as done unless that COMMIT is.
@@ -151,20 +157,7 @@ describe("SQLite: transactions committed in one group", () => {
 describe("PostgreSQL: a network's transactions committed in one group", () => {
   const postgresOnly = testProvider === "postgresql" ? test : test.skip;
 
-  postgresOnly("one that fails is rolled back alone, the others are kept", async () => {
-    const outcomes = await Promise.allSettled(
-      ["PGROUP-1", "PGROUP-2", "PGROUP-3", "PGROUP-4"].map((plate) =>
-        service.db.transaction(async (write) => {
-          await write.execute(insertPlate(plate));
-          if (plate === "PGROUP-2") void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
-          if (plate === "PGROUP-3") throw new Error("the rule refused");
-          return plate;
-        }, network.id),
-      ),
-    );
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
-    expect(await plates("PGROUP-")).toEqual(["PGROUP-1", "PGROUP-4"]);
-  });
+  postgresOnly("one that fails is rolled back alone, the others are kept", () => askedTogether("PGROUP", network.id));
 
   postgresOnly("when the group's connection fails, every transaction of it fails and nothing is kept", async () => {
     const outcomes = await Promise.allSettled([
