@@ -123,11 +123,16 @@ describe("SQLite: transactions committed in one group", () => {
       // Ends the shared transaction under the group, as SQLite does itself on some errors.
       service.db.transaction(async (write) => {
         await write.execute(insertPlate("LOST-2"));
-        return write.execute(Prisma.sql`ROLLBACK`);
+        await write.execute(Prisma.sql`ROLLBACK`);
+        throw new Error("the rule refused");
       }),
       service.db.transaction((write) => write.execute(insertPlate("LOST-3"))),
     ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(["rejected", "rejected", "rejected"]);
+    // Each of the others fails with the database's error, not with the failed work's own.
+    const reasons = outcomes.map((outcome) => String((outcome as PromiseRejectedResult).reason));
+    expect(reasons[1]).toMatch(/the rule refused/);
+    for (const reason of [reasons[0], reasons[2]]) expect(reason).not.toMatch(/the rule refused/);
     expect(await plates("LOST-")).toEqual([]);
     // The next group commits.
     await expect(service.db.transaction((write) => write.execute(insertPlate("LOST-AFTER")))).resolves.toBe(1);

@@ -115,17 +115,17 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
           done.push({ value, work: waiting });
           continue;
         }
-        const error = workFailure ? workFailure.error : failed!.reason;
-        waiting.reject(error);
+        waiting.reject(workFailure ? workFailure.error : failed!.reason);
+        // The others of the group fail with the database's error, never with this work's own.
         broken ||= workBroken;
         if (workBroken) {
-          lost = { error };
+          lost = { error: failed!.reason };
           continue;
         }
         try {
           await send("ROLLBACK TO work", []);
           send("RELEASE work", []);
-        } catch {
+        } catch (error) {
           lost = { error };
         }
       }

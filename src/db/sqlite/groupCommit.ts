@@ -67,8 +67,9 @@ export function groupCommitTransactions(adapter: () => Promise<TransactionalAdap
         try {
           await run("ROLLBACK TO work");
           await run("RELEASE work");
-        } catch {
-          lost = error;
+        } catch (rollbackError) {
+          // The others of the group fail with the database's error, never with this work's own.
+          lost = rollbackError;
         }
       }
     }
