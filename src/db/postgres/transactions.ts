@@ -18,8 +18,8 @@
 // - A statement that fails aborts the transaction on the server, whether or not the work awaited
 //   it; its work fails with the first failure and is rolled back to its savepoint alone.
 // - When the group's transaction cannot go on (a savepoint cannot be rolled back to, a connection
-//   fails) or its COMMIT does not commit, every work of the group fails: none is answered as
-//   done before the COMMIT that holds it.
+//   fails) or its COMMIT does not commit, every work of the group fails, with the database's
+//   error: none is answered as done before the COMMIT that holds it.
 // - A group holds at most maxGroupWorks works.
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";

@@ -9,8 +9,8 @@
 // Invariants (besides src/db/transactions.ts's):
 // - A work that fails is rolled back to its savepoint; the others of its group are kept.
 // - When the group's transaction is lost (on some errors SQLite rolls back the whole transaction;
-//   the failed work's ROLLBACK TO then fails) or its COMMIT fails, every work of the group fails:
-//   none of its writes is kept, so none may be answered as done.
+//   the failed work's ROLLBACK TO then fails) or its COMMIT fails, every work of the group fails,
+//   with the database's error: none of its writes is kept, so none may be answered as done.
 // - A group starts from the event loop's check phase (setImmediate), after the poll phase has
 //   read every request that arrived, and holds at most maxGroupWorks works: a work waits for at
 //   most that many others before its commit.
