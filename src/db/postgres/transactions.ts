@@ -20,24 +20,18 @@
 // - When the group's transaction cannot go on (a savepoint cannot be rolled back to, a connection
 //   fails) or its COMMIT does not commit, every work of the group fails, with the database's
 //   error: none is answered as done before the COMMIT that holds it.
-// - A group holds at most maxGroupWorks works.
+// - The queue of groups, per network, is ../transactionGroups.ts's.
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
-import { issued, maxGroupWorks, type WriteTransaction } from "../transactions";
+import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
+import { issued, type WriteTransaction } from "../transactions";
 import { runOnClient } from "./pgInternals";
 import type { PreparingPool } from "./preparingPool";
 import { arrayRowsQueryOf, rowsOf } from "./reads";
 
 /** A failure PostgreSQL answered (not a lost connection): the connection stays usable. */
 const answeredByServer = (error: unknown) => error instanceof pg.DatabaseError;
-
-/** A work waiting for its group, and how to answer it. */
-interface Waiting {
-  work: (write: WriteSql) => Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
 
 /** The first failure of settled statements, and whether a connection failed (not the server). */
 function failureOf(outcomes: PromiseSettledResult<unknown>[]): { failed: PromiseRejectedResult | undefined; broken: boolean } {
@@ -61,17 +55,8 @@ function failingQuietly(client: pg.PoolClient): pg.PoolClient {
 }
 
 export function postgresTransactions(pool: PreparingPool): WriteTransaction {
-  /** Per network with a group running or about to: the works waiting for the next one. */
-  const waitingFor = new Map<number, Waiting[]>();
-
-  async function runGroup(works: Waiting[]): Promise<void> {
-    let client: pg.PoolClient;
-    try {
-      client = failingQuietly(await pool.connect());
-    } catch (error) {
-      for (const work of works) work.reject(error);
-      return;
-    }
+  async function runGroup(works: WaitingWork[]): Promise<void> {
+    const client = failingQuietly(await pool.connect());
     const groupStatements: Promise<pg.QueryArrayResult>[] = [];
     const send = (text: string, values: readonly unknown[], into: Promise<pg.QueryArrayResult>[] = groupStatements) => {
       const sent = runOnClient(client, arrayRowsQueryOf(pool, text, values));
@@ -80,7 +65,7 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       into.push(sent);
       return sent;
     };
-    const done: { value: unknown; work: Waiting }[] = [];
+    const done: { value: unknown; work: WaitingWork }[] = [];
     let lost: { error: unknown } | undefined;
     let broken = false;
     try {
@@ -144,32 +129,9 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       // A connection that failed is closed, not given to the next request.
       client.release(broken || undefined);
     }
-    for (const { value, work } of done) {
-      if (lost) work.reject(lost.error);
-      else work.resolve(value);
-    }
+    answerDone(done, lost);
   }
 
-  /** Runs the network's waiting works, a group at a time, until none waits. */
-  async function runGroupsOf(networkId: number): Promise<void> {
-    const waiting = waitingFor.get(networkId)!;
-    try {
-      while (waiting.length > 0) await runGroup(waiting.splice(0, maxGroupWorks));
-    } finally {
-      // Whatever happened, the network's next change starts a group of its own.
-      waitingFor.delete(networkId);
-      for (const work of waiting) work.reject(new Error("the network's transaction group ended without running it"));
-    }
-  }
-
-  return <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) =>
-    new Promise<T>((resolve, reject) => {
-      const waiting: Waiting = { work, resolve: resolve as (value: unknown) => void, reject };
-      if (networkId === undefined) return void runGroup([waiting]);
-      const queue = waitingFor.get(networkId);
-      if (queue) return void queue.push(waiting);
-      waitingFor.set(networkId, [waiting]);
-      // From the check phase: the network's changes the poll phase read join this group.
-      setImmediate(() => void runGroupsOf(networkId));
-    });
+  // A network's changes are grouped; a transaction without a network runs alone.
+  return groupedTransactions(runGroup, (networkId) => networkId);
 }

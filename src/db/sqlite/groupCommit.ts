@@ -11,46 +11,27 @@
 // - When the group's transaction is lost (on some errors SQLite rolls back the whole transaction;
 //   the failed work's ROLLBACK TO then fails) or its COMMIT fails, every work of the group fails,
 //   with the database's error: none of its writes is kept, so none may be answered as done.
-// - A group starts from the event loop's check phase (setImmediate), after the poll phase has
-//   read every request that arrived, and holds at most maxGroupWorks works: a work waits for at
-//   most that many others before its commit.
-import { adapterWrites, type WriteSql } from "../adapterWrites";
-import { maxGroupWorks, tracked, type TransactionalAdapter, type WriteTransaction } from "../transactions";
-
-interface Waiting {
-  work: (write: WriteSql) => Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
+// - Every transaction is of one group key: the queue (../transactionGroups.ts) starts a group
+//   from the check phase, with at most maxGroupWorks works.
+import { adapterWrites } from "../adapterWrites";
+import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
+import { tracked, type TransactionalAdapter, type WriteTransaction } from "../transactions";
 
 const noArgs = { args: [], argTypes: [] };
 
+/** The one group key: a process's transactions take turns on its one write connection anyway. */
+const everyTransaction = "every transaction";
+
 export function groupCommitTransactions(adapter: () => Promise<TransactionalAdapter>): WriteTransaction {
-  const waiting: Waiting[] = [];
-  let scheduled = false;
-
-  function schedule() {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(() => void runGroup());
-  }
-
-  async function runGroup() {
-    const group = waiting.splice(0, maxGroupWorks);
-    /** The works done in the group, answered when it commits. */
-    const done: { value: unknown; waiting: Waiting }[] = [];
-    let tx;
-    try {
-      tx = await (await adapter()).startTransaction();
-    } catch (error) {
-      for (const work of group) work.reject(error);
-      return next();
-    }
+  async function runGroup(group: WaitingWork[]): Promise<void> {
+    const tx = await (await adapter()).startTransaction();
     const run = (sql: string) => tx.executeRaw({ sql, ...noArgs });
-    let lost: unknown = null;
+    /** The works done in the group, answered when it commits. */
+    const done: { value: unknown; work: WaitingWork }[] = [];
+    let lost: { error: unknown } | undefined;
     for (const work of group) {
-      if (lost !== null) {
-        work.reject(lost);
+      if (lost) {
+        work.reject(lost.error);
         continue;
       }
       const { write, settled } = tracked(adapterWrites("sqlite", () => Promise.resolve(tx)));
@@ -60,7 +41,7 @@ export function groupCommitTransactions(adapter: () => Promise<TransactionalAdap
         // Statements the work issued without awaiting them (an event's) end before it is done.
         await settled();
         await run("RELEASE work");
-        done.push({ value, waiting: work });
+        done.push({ value, work });
       } catch (error) {
         await settled().catch(() => undefined);
         work.reject(error);
@@ -69,35 +50,23 @@ export function groupCommitTransactions(adapter: () => Promise<TransactionalAdap
           await run("RELEASE work");
         } catch (rollbackError) {
           // The others of the group fail with the database's error, never with this work's own.
-          lost = rollbackError;
+          lost = { error: rollbackError };
         }
       }
     }
-    if (lost !== null) {
+    if (lost) {
       await tx.rollback().catch(() => undefined);
-      for (const { waiting } of done) waiting.reject(lost);
-      return next();
+      return answerDone(done, lost);
     }
     try {
       await tx.commit();
     } catch (error) {
       // The adapter's lock is released; a transaction COMMIT left open is ended here.
       await (await adapter()).executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => undefined);
-      for (const { waiting } of done) waiting.reject(error);
-      return next();
+      return answerDone(done, { error });
     }
-    for (const { value, waiting } of done) waiting.resolve(value);
-    next();
+    answerDone(done, undefined);
   }
 
-  function next() {
-    scheduled = false;
-    if (waiting.length > 0) schedule();
-  }
-
-  return <T>(work: (write: WriteSql) => Promise<T>) =>
-    new Promise<T>((resolve, reject) => {
-      waiting.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      schedule();
-    });
+  return groupedTransactions(runGroup, () => everyTransaction);
 }
