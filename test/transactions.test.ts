@@ -5,6 +5,8 @@
 import Database from "libsql";
 import { Prisma } from "../src/generated/prisma/client";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
+import { changeWithEvents } from "../src/events/record";
+import { issued } from "../src/db/transactions";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 
 let service: TestService;
@@ -23,6 +25,9 @@ const plates = async (prefix: string) =>
 
 const insertPlate = (plate: string) =>
   Prisma.sql`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at) VALUES (${network.id}, ${plate}, ${plate.toLowerCase()}, ${new Date()}, ${new Date()})`;
+
+const lastSequence = async () =>
+  Number((await service.db.read<{ last: number | null }>(Prisma.sql`SELECT max(sequence) AS last FROM events WHERE network_id = ${network.id}`))[0].last ?? 0);
 
 test("statements issued without awaiting them run in order, and the transaction waits for them", async () => {
   const answered = await service.db.transaction(async (write) => {
@@ -163,6 +168,57 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
   const postgresOnly = testProvider === "postgresql" ? test : test.skip;
 
   postgresOnly("one that fails is rolled back alone, the others are kept", () => askedTogether("PGROUP", network.id));
+
+  // A group is pipelined: each work is sent once the one before has issued its statements. The
+  // works after one that fails unawaited were sent into an aborted transaction; they run again.
+  postgresOnly("a work starts before the answers of the one before it: those after a failure run again, and are kept once", async () => {
+    const runs = [0, 0, 0, 0];
+    let firstAnswered = false;
+    let firstAnsweredWhenWorkOneStarted: boolean | undefined;
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2, 3].map((n) =>
+        service.db.transaction(async (write) => {
+          runs[n]++;
+          if (n === 0) {
+            void write.returning(Prisma.sql`SELECT pg_sleep(0.2)`).then(() => (firstAnswered = true));
+            return n;
+          }
+          if (n === 1) firstAnsweredWhenWorkOneStarted = firstAnswered;
+          await write.execute(insertPlate(`PIPE-${n}`));
+          if (n === 1) void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
+          return n;
+        }, network.id),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
+    // Work 1 started while work 0's sleep was still running.
+    expect(firstAnsweredWhenWorkOneStarted).toBe(false);
+    expect(runs).toEqual([1, 1, 2, 2]);
+    expect(await plates("PIPE-")).toEqual(["PIPE-2", "PIPE-3"]);
+  });
+
+  postgresOnly("changes run again after a failure record their events once: sequences without gaps, one per kept change", async () => {
+    const scope = { db: service.db, network: { id: network.id }, key: { id: 0, name: "admin", prefix: "", scopes: [], origins: [] }, now: () => new Date() };
+    const before = await lastSequence();
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2, 3].map((n) =>
+        changeWithEvents(scope, async (tx, record) => {
+          issued(tx.write.execute(insertPlate(`EVRUN-${n}`)));
+          record("network.updated", network.id, { changes: { name: { from: "a", to: `run ${n}` } } });
+          if (n === 1) issued(tx.write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`));
+          return n;
+        }),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(await plates("EVRUN-")).toEqual(["EVRUN-0", "EVRUN-2", "EVRUN-3"]);
+    const events = await service.db.read<{ sequence: number; data: string }>(
+      Prisma.sql`SELECT sequence, data FROM events WHERE network_id = ${network.id} AND sequence > ${before} ORDER BY sequence`,
+    );
+    expect(events.map((event) => Number(event.sequence))).toEqual([before + 1, before + 2, before + 3]);
+    expect(events.map((event) => JSON.parse(event.data).changes.name.to)).toEqual(["run 0", "run 2", "run 3"]);
+  });
 
   postgresOnly("when the group's connection fails, every transaction of it fails and nothing is kept", async () => {
     const outcomes = await Promise.allSettled([

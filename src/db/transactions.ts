@@ -33,7 +33,9 @@ export interface TransactionalAdapter extends QueryableAdapter {
 /**
  * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. A
  * change of a network names it: the network's changes asked together may share one transaction,
- * each in a savepoint, and one COMMIT (SQLite groups every change asked in one turn).
+ * each in a savepoint, and one COMMIT (SQLite groups every change asked in one turn). A work
+ * named with a network may run more than once (PostgreSQL's groups run again the works sent
+ * after one that failed): its only effects are its statements and its result.
  */
 export type WriteTransaction = <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) => Promise<T>;
 

@@ -39,17 +39,18 @@ export type RecordEvent = (type: EventType, subjectId: string | number, data: { 
 
 /**
  * Runs `change` in one transaction with the events it records: `change` writes through the
- * transaction's stores (`tx`), never the database's own. After the commit, this process's
- * subscribers are told at once (other processes learn through the database: src/db/eventNotices.ts).
+ * transaction's stores (`tx`), never the database's own, and has no other effect than its writes
+ * and its result: it may run again from the start when its group's transaction must go back
+ * (src/db/transactions.ts). After the commit, this process's subscribers are told at once (other
+ * processes learn through the database: src/db/eventNotices.ts).
  */
 export async function changeWithEvents<T>(
   scope: ChangeScope,
   change: (tx: TransactionStores, record: RecordEvent) => Promise<T>,
   actor: EventActor = actorOf(scope.key),
 ): Promise<T> {
-  const appended: Promise<StoredEvent>[] = [];
   const recordIn =
-    (tx: TransactionStores): RecordEvent =>
+    (tx: TransactionStores, appended: Promise<StoredEvent>[]): RecordEvent =>
     (type, subjectId, data) => {
       const appending = tx.events.append({
         networkId: scope.network.id,
@@ -63,11 +64,16 @@ export async function changeWithEvents<T>(
       appended.push(appending);
     };
   if (scope.within) {
-    const result = await change(scope.within.tx, recordIn(scope.within.tx));
+    const appended: Promise<StoredEvent>[] = [];
+    const result = await change(scope.within.tx, recordIn(scope.within.tx, appended));
     scope.within.committed.push(...(await Promise.all(appended)));
     return result;
   }
-  const result = await scope.db.inTransaction((tx) => change(tx, recordIn(tx)), scope.network.id);
+  // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
+  const { result, appended } = await scope.db.inTransaction(async (tx) => {
+    const appended: Promise<StoredEvent>[] = [];
+    return { result: await change(tx, recordIn(tx, appended)), appended };
+  }, scope.network.id);
   announceCommitted(scope.db, await Promise.all(appended));
   return result;
 }

@@ -14,9 +14,19 @@
 // in a group the row is locked once and flushed once (figures: docs/performance.md). Changes of
 // other networks, and transactions asked without a network, run beside them on other connections.
 //
+// A group is pipelined: a change starts as soon as the one before it has issued its statements,
+// not when they have answered, so the network's row is never held while this process serves other
+// requests between two answers. A statement that fails aborts the transaction on the server, and
+// the changes sent after it fail there too (SQLSTATE 25P02): the transaction goes back to the
+// failed change's savepoint, and those changes run again from the start (a grouped work's only
+// effects are its statements and its result: ../transactions.ts).
+//
 // Invariants:
 // - A statement that fails aborts the transaction on the server, whether or not the work awaited
-//   it; its work fails with the first failure and is rolled back to its savepoint alone.
+//   it; its work fails with the first failure (or with what it threw) and is rolled back to its
+//   savepoint alone.
+// - A work is answered only for a run that began in a live transaction: a run whose SAVEPOINT
+//   failed is discarded and run again.
 // - When the group's transaction cannot go on (a savepoint cannot be rolled back to, a connection
 //   fails) or its COMMIT does not commit, every work of the group fails, with the database's
 //   error: none is answered as done before the COMMIT that holds it.
@@ -54,82 +64,128 @@ function failingQuietly(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
+/** One run of a work in a group's pass: its statements, in the order sent, and how it ended. */
+interface Run {
+  waiting: WaitingWork;
+  name: string;
+  savepoint: Promise<unknown>;
+  statements: Promise<unknown>[];
+  outcome: { value: unknown } | { thrown: unknown };
+  /** RELEASE, or ROLLBACK TO and RELEASE when the work threw. */
+  end: Promise<unknown>[];
+}
+
 export function postgresTransactions(pool: PreparingPool): WriteTransaction {
   async function runGroup(works: WaitingWork[]): Promise<void> {
     const client = failingQuietly(await pool.connect());
-    const groupStatements: Promise<pg.QueryArrayResult>[] = [];
-    const send = (text: string, values: readonly unknown[], into: Promise<pg.QueryArrayResult>[] = groupStatements) => {
+    const send = (text: string, values: readonly unknown[] = []) => {
       const sent = runOnClient(client, arrayRowsQueryOf(pool, text, values));
-      // Settled below (the work's, or the group's with BEGIN, RELEASE and COMMIT).
+      // Settled where it is read: the work's, or the group's below.
       issued(sent);
-      into.push(sent);
       return sent;
     };
-    const done: { value: unknown; work: WaitingWork }[] = [];
-    let lost: { error: unknown } | undefined;
-    let broken = false;
-    try {
-      send("BEGIN", []);
-      for (const waiting of works) {
-        if (lost) {
-          waiting.reject(lost.error);
-          continue;
-        }
-        const workStatements: Promise<pg.QueryArrayResult>[] = [];
-        // What a statement answers the work; a failure nobody awaited is the work's (below).
-        const answer = <T>(answering: Promise<T>) => {
-          issued(answering);
-          return answering;
+    let savepoints = 0;
+    /** Sends each work after the one before has issued its statements; nothing waits for an answer the work does not await. */
+    async function pass(pending: WaitingWork[]): Promise<Run[]> {
+      const runs: Run[] = [];
+      for (const waiting of pending) {
+        const name = `work_${savepoints++}`;
+        const statements: Promise<unknown>[] = [];
+        // Settled below, unless the run is run again: then nobody reads it.
+        const track = <T>(sent: Promise<T>) => {
+          issued(sent);
+          statements.push(sent);
+          return sent;
         };
         const write: WriteSql = {
-          execute: (query) => answer(send(query.text, query.values, workStatements).then((result) => result.rowCount ?? 0)),
-          returning: <Row>(query: Prisma.Sql) => answer(send(query.text, query.values, workStatements).then((result) => rowsOf<Row>(result))),
+          execute: (query) => track(send(query.text, query.values).then((result) => result.rowCount ?? 0)),
+          returning: <Row>(query: Prisma.Sql) => track(send(query.text, query.values).then((result) => rowsOf<Row>(result))),
         };
-        send("SAVEPOINT work", [], workStatements);
-        let workFailure: { error: unknown } | undefined;
-        let value: unknown;
+        const savepoint = send(`SAVEPOINT ${name}`);
+        let outcome: Run["outcome"];
         try {
-          value = await waiting.work(write);
-        } catch (error) {
-          workFailure = { error };
+          outcome = { value: await waiting.work(write) };
+        } catch (thrown) {
+          outcome = { thrown };
         }
-        const { failed, broken: workBroken } = failureOf(await Promise.allSettled(workStatements));
-        if (!workFailure && !failed) {
-          // Not awaited: a RELEASE that failed aborts the transaction, and COMMIT answers ROLLBACK.
-          send("RELEASE work", []);
-          done.push({ value, work: waiting });
-          continue;
-        }
-        waiting.reject(workFailure ? workFailure.error : failed!.reason);
-        // The others of the group fail with the database's error, never with this work's own.
-        broken ||= workBroken;
-        if (workBroken) {
-          lost = { error: failed!.reason };
-          continue;
-        }
-        try {
-          await send("ROLLBACK TO work", []);
-          send("RELEASE work", []);
-        } catch (error) {
-          lost = { error };
+        const end = "thrown" in outcome ? [send(`ROLLBACK TO ${name}`), send(`RELEASE ${name}`)] : [send(`RELEASE ${name}`)];
+        runs.push({ waiting, name, savepoint, statements, outcome, end });
+      }
+      return runs;
+    }
+
+    const done: { value: unknown; work: WaitingWork }[] = [];
+    // Set by loseWith too: an object, so that the checks below read its latest state.
+    const group: { lost?: { error: unknown }; broken: boolean } = { broken: false };
+    /** A failure of the group's own statements: a lost connection, or one that should not fail. */
+    const loseWith = (failure: PromiseRejectedResult) => {
+      group.broken ||= !answeredByServer(failure.reason);
+      group.lost ??= { error: failure.reason };
+    };
+    let pending = works;
+    try {
+      const begun = send("BEGIN");
+      // Read through a call: TypeScript would keep the loop's check, though loseWith changes it.
+      const isLost = () => group.lost !== undefined;
+      while (pending.length > 0 && !isLost()) {
+        const runs = await pass(pending);
+        pending = [];
+        const begin = await Promise.allSettled([begun]);
+        if (begin[0].status === "rejected") loseWith(begin[0]);
+        for (const [index, run] of runs.entries()) {
+          if (group.lost) {
+            run.waiting.reject(group.lost.error);
+            continue;
+          }
+          // An aborted transaction is found at the run that aborted it (below), before any later
+          // run's SAVEPOINT: one that failed here failed for another reason.
+          const [savepoint] = await Promise.allSettled([run.savepoint]);
+          const { failed, broken: runBroken } = failureOf(await Promise.allSettled(run.statements));
+          const end = failureOf(await Promise.allSettled(run.end));
+          // The run's RELEASE is refused after a statement of its failed unawaited (handled below).
+          const groupFailure =
+            savepoint.status === "rejected" ? savepoint : runBroken ? failed : end.broken || "thrown" in run.outcome || !failed ? end.failed : undefined;
+          if (groupFailure) {
+            loseWith(groupFailure);
+            run.waiting.reject(group.lost!.error);
+            continue;
+          }
+          if ("thrown" in run.outcome) {
+            // Rolled back to its savepoint: the transaction goes on.
+            run.waiting.reject(run.outcome.thrown);
+            continue;
+          }
+          if (!failed) {
+            done.push({ value: run.outcome.value, work: run.waiting });
+            continue;
+          }
+          // Failed unawaited: its RELEASE and the runs after it were refused. The transaction goes
+          // back to its savepoint, and those runs go again.
+          run.waiting.reject(failed.reason);
+          try {
+            await send(`ROLLBACK TO ${run.name}`);
+            await send(`RELEASE ${run.name}`);
+          } catch (error) {
+            group.lost = { error };
+          }
+          pending = runs.slice(index + 1).map((later) => later.waiting);
+          break;
         }
       }
-      const end = send(lost ? "ROLLBACK" : "COMMIT", []);
-      const group = failureOf(await Promise.allSettled(groupStatements));
-      broken ||= group.broken;
-      if (!lost && group.failed) lost = { error: group.failed.reason };
+      for (const waiting of pending) waiting.reject(group.lost!.error);
+      const commit = await Promise.allSettled([send(group.lost ? "ROLLBACK" : "COMMIT")]);
+      if (commit[0].status === "rejected") loseWith(commit[0]);
       // Every statement succeeded, so COMMIT committed; checked all the same, as pg answers it.
-      if (!lost) {
-        const { command } = await end;
-        if (command !== "COMMIT") lost = { error: new Error(`COMMIT answered ${command}`) };
-      }
+      else if (!group.lost && commit[0].value.command !== "COMMIT") group.lost = { error: new Error(`COMMIT answered ${commit[0].value.command}`) };
     } catch (error) {
-      lost ??= { error };
+      group.lost ??= { error };
     } finally {
       // A connection that failed is closed, not given to the next request.
-      client.release(broken || undefined);
+      client.release(group.broken || undefined);
     }
-    answerDone(done, lost);
+    answerDone(done, group.lost);
+    // A group that failed on the way may leave works unanswered: they fail with it (answering one twice does nothing).
+    if (group.lost) for (const waiting of works) waiting.reject(group.lost.error);
   }
 
   // A network's changes are grouped; a transaction without a network runs alone.
