@@ -31,7 +31,7 @@ export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleSto
       return Number(row.id);
     },
     // A sequence's next value writes no row: the read path's connections serve it.
-    reserveId: async () => Number((await read.first<{ id: number | string }>(nextId))!.id),
+    reserveId: async () => Number((await read.byKey<{ id: number | string }>(nextId))!.id),
     insert: (vehicle) => insertVehicle(write, vehicle),
     updateAsRead: (vehicle, changes, searchText, updatedAt) => updateVehicleAsRead(write, sameInstant, vehicle, changes, searchText, updatedAt),
     removeAsRead: (vehicle) => deleteVehicleAsRead(write, sameInstant, vehicle),
