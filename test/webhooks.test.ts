@@ -8,7 +8,9 @@
 //   disables (the service's change, recorded); a redelivery carries the same webhook-id;
 // - Discord: embeds batched, the stand-in's rate limits never exceeded, 429 honoured;
 // - private addresses refused when saved and when connecting (a stubbed resolver).
-import type { LookupFunction } from "node:net";
+import http from "node:http";
+import type { AddressInfo, LookupFunction } from "node:net";
+import type { Database } from "../src/db/client";
 import { startService, type TestNetwork, type TestService } from "./support/service";
 import { client, type Client } from "./support/http";
 import { startWebhookReceiver, verified, type WebhookReceiver } from "./support/webhookReceiver";
@@ -384,6 +386,72 @@ describe("standard delivery", () => {
     expect(attempt).toEqual({ status: 200, outcome: "delivered", kind: "test" });
     expect(verified(secret!, receiver.requests[0])).toMatchObject({ type: "webhook.test", subject: { type: "webhook", id: String(webhook.id) } });
     expect((await net.api.get("/events")).body.data).toHaveLength(before);
+  });
+});
+
+describe("outcomes written together", () => {
+  // The webhooks of a network get each event at about the same moment; their outcomes wait a
+  // little for the attempts still in flight (here up to 2 s), and commit in one transaction
+  // (src/webhooks/delivery.ts).
+  test("the outcomes of attempts in flight together commit in one transaction, though answered 20 ms apart", async () => {
+    // This test's own worker counts its transactions: the file's worker rests meanwhile.
+    await delivery.stop();
+    const hooks = 8;
+    let received = 0;
+    let held: http.ServerResponse[] = [];
+    const receiver = http.createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        received++;
+        held.push(res);
+        if (held.length < hooks) return;
+        // All eight in flight at once; answered 0, 20, 40 and 60 ms later: in different turns of the worker's event loop.
+        held.forEach((each, i) => setTimeout(() => each.writeHead(204).end(), (i % 4) * 20));
+        held = [];
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const port = (receiver.address() as AddressInfo).port;
+    const ours = new Set<number>();
+    /** Transactions that wrote an outcome of this test's webhooks. */
+    let transactions = 0;
+    const counted: Database = {
+      ...service.db,
+      inTransaction: (work, networkId) =>
+        service.db.inTransaction((tx) => {
+          let counted = false;
+          const settle: typeof tx.webhooks.settle = (owner, id, ...rest) => {
+            if (ours.has(id) && !counted) transactions++;
+            counted ||= ours.has(id);
+            return tx.webhooks.settle(owner, id, ...rest);
+          };
+          return work({ ...tx, webhooks: { ...tx.webhooks, settle } });
+        }, networkId),
+    };
+    const own = startWebhookDelivery(counted, { ...settings, settleWaitMs: 2_000 }, observer);
+    try {
+      const net = await newNetwork();
+      for (let i = 0; i < hooks; i++) ours.add((await createWebhook(net.api, { url: `http://127.0.0.1:${port}/${i}`, types: ["vehicle.created"] })).webhook.id);
+      await vehicles(net.api, 1, "TOGETHER-A");
+      await eventually(async () => received, (count) => count === hooks);
+      // Every webhook now waits for the next event (lingering): one write, eight attempts at once.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      transactions = 0;
+      await vehicles(net.api, 1, "TOGETHER-B");
+      await eventually(async () => received, (count) => count === 2 * hooks);
+      // Every outcome written: each webhook delivered through B's event, the network's last.
+      const last = (await net.api.get("/events")).body.data[0].sequence;
+      await eventually(
+        () => Promise.all([...ours].map(async (id) => (await webhookState(net.api, id)).deliveredThrough)),
+        (through) => through.every((sequence) => sequence === last),
+      );
+      expect(transactions).toBe(1);
+    } finally {
+      await own.stop();
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+      delivery = startWebhookDelivery(service.db, settings, observer);
+    }
   });
 });
 

@@ -33,6 +33,8 @@ export interface WebhookSettings {
   lookup?: LookupFunction;
   /** Name resolution when a webhook is saved (tests stub it too). */
   lookupAll?: LookupAll;
+  /** Longest an attempt's outcome waits for the attempts in flight, to commit with theirs (default: src/webhooks/delivery.ts's settleWaitMs; tests lengthen it). */
+  settleWaitMs?: number;
 }
 
 export const defaultRetryScheduleSeconds = [5, 300, 1800, 7200, 18000, 36000, 36000];

@@ -182,7 +182,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
           if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         }
         const at = new Date();
-        const outcome = await send(webhook, message, settings);
+        const outcome = await settlements.sending(send(webhook, message, settings));
         // Counted when answered: Discord counts a request when it arrives, never later than that.
         if (webhook.format === "discord") window.sent(clock());
         const next = nextState(webhook, state, outcome.status, retryAfterOf(webhook, outcome), through, clock());
@@ -248,7 +248,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     return asked === null ? null : Math.min(asked, maxRetryAfterMs);
   }
 
-  const settlements = settledTogether(db, owner, leaseMs);
+  const settlements = settledTogether(db, owner, leaseMs, settings.settleWaitMs ?? settleWaitMs);
   const eventsFor = sharedEventReads(db);
 
   /** Deliveries waiting for a network's next event (or any network's, after a lost notice). */
@@ -344,12 +344,18 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
 }
 
 /**
- * The outcomes of the deliveries of one turn of the event loop, written in one transaction: the
- * webhooks of a network get each event at about the same moment, and on SQLite each commit holds
- * the process (the driver is synchronous) for its write to disk. Each delivery goes on only once
- * its own outcome is committed, as if it had written it alone.
+ * Longest an outcome waits for the attempts still in flight, to commit with theirs: the webhooks of
+ * a network get each event at about the same moment, and their answers come back a few turns apart.
  */
-function settledTogether(db: Database, owner: string, leaseMs: number) {
+export const settleWaitMs = 5;
+
+/**
+ * The outcomes of deliveries, written together: those of one turn of the event loop, and while
+ * other attempts are in flight, theirs too (at most `waitMs` later). On SQLite each commit
+ * holds the process (the driver is synchronous) for its write to disk. Each delivery goes on only
+ * once its own outcome is committed, as if it had written it alone.
+ */
+function settledTogether(db: Database, owner: string, leaseMs: number, waitMs: number) {
   interface Settlement {
     id: number;
     state: DeliveryState;
@@ -358,7 +364,13 @@ function settledTogether(db: Database, owner: string, leaseMs: number) {
     failed: (error: unknown) => void;
   }
   let waiting: Settlement[] = [];
+  /** Attempts sent and not yet answered. */
+  let inFlight = 0;
+  /** The flush to come: at the next turn, or when the wait for the attempts in flight ends. */
+  let flushing: { atTurn: boolean; timer?: NodeJS.Timeout } | null = null;
   const flush = async () => {
+    clearTimeout(flushing?.timer);
+    flushing = null;
     const batch = waiting;
     waiting = [];
     try {
@@ -373,11 +385,27 @@ function settledTogether(db: Database, owner: string, leaseMs: number) {
       for (const each of batch) each.failed(error);
     }
   };
+  const schedule = () => {
+    if (waiting.length === 0 || flushing?.atTurn) return;
+    if (inFlight === 0) {
+      clearTimeout(flushing?.timer);
+      flushing = { atTurn: true };
+      setImmediate(() => void flush());
+    } else flushing ??= { atTurn: false, timer: setTimeout(() => void flush(), waitMs) };
+  };
   return {
+    /** An attempt in flight: the outcomes written meanwhile wait for it, a little. */
+    sending<T>(attempt: Promise<T>): Promise<T> {
+      inFlight++;
+      return attempt.finally(() => {
+        inFlight--;
+        schedule();
+      });
+    },
     settle(id: number, state: DeliveryState, attempt: NewWebhookAttempt | undefined): Promise<DeliverableWebhook | null> {
       return new Promise((done, failed) => {
-        if (waiting.length === 0) setImmediate(() => void flush());
         waiting.push({ id, state, attempt, done, failed });
+        schedule();
       });
     },
   };
