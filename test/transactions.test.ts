@@ -7,6 +7,7 @@ import { Prisma } from "../src/generated/prisma/client";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
 import { changeWithEvents } from "../src/events/record";
 import { issued } from "../src/db/transactions";
+import { operatorKey } from "../src/context";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 
 let service: TestService;
@@ -199,7 +200,7 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
   });
 
   postgresOnly("changes run again after a failure record their events once: sequences without gaps, one per kept change", async () => {
-    const scope = { db: service.db, network: { id: network.id }, key: { id: 0, name: "admin", prefix: "", scopes: [], origins: [] }, now: () => new Date() };
+    const scope = { db: service.db, network: { id: network.id }, key: operatorKey, now: () => new Date() };
     const before = await lastSequence();
     const outcomes = await Promise.allSettled(
       [0, 1, 2, 3].map((n) =>

@@ -63,17 +63,17 @@ export async function changeWithEvents<T>(
       issued(appending);
       appended.push(appending);
     };
-  if (scope.within) {
+  // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
+  const run = async (tx: TransactionStores) => {
     const appended: Promise<StoredEvent>[] = [];
-    const result = await change(scope.within.tx, recordIn(scope.within.tx, appended));
+    return { result: await change(tx, recordIn(tx, appended)), appended };
+  };
+  if (scope.within) {
+    const { result, appended } = await run(scope.within.tx);
     scope.within.committed.push(...(await Promise.all(appended)));
     return result;
   }
-  // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
-  const { result, appended } = await scope.db.inTransaction(async (tx) => {
-    const appended: Promise<StoredEvent>[] = [];
-    return { result: await change(tx, recordIn(tx, appended)), appended };
-  }, scope.network.id);
+  const { result, appended } = await scope.db.inTransaction(run, scope.network.id);
   announceCommitted(scope.db, await Promise.all(appended));
   return result;
 }

@@ -75,6 +75,31 @@ interface Run {
   end: Promise<unknown>[];
 }
 
+/** How a run ended, read from its settled statements. */
+type Verdict =
+  | { kind: "done"; value: unknown }
+  /** It threw and was rolled back to its savepoint: the transaction goes on. */
+  | { kind: "refused"; error: unknown }
+  /** A statement it did not await failed: the runs sent after it were refused with it. */
+  | { kind: "failedUnawaited"; error: unknown }
+  /** The group's transaction cannot go on. */
+  | { kind: "lost"; failure: PromiseRejectedResult };
+
+async function verdictOf(run: Run): Promise<Verdict> {
+  // An aborted transaction is found at the run that aborted it, before any later run's
+  // SAVEPOINT: one that failed here failed for another reason.
+  const [savepoint] = await Promise.allSettled([run.savepoint]);
+  if (savepoint.status === "rejected") return { kind: "lost", failure: savepoint };
+  const statements = failureOf(await Promise.allSettled(run.statements));
+  const end = failureOf(await Promise.allSettled(run.end));
+  if (statements.broken) return { kind: "lost", failure: statements.failed! };
+  if (end.broken) return { kind: "lost", failure: end.failed! };
+  if ("thrown" in run.outcome) return end.failed ? { kind: "lost", failure: end.failed } : { kind: "refused", error: run.outcome.thrown };
+  // After a statement of its failed unawaited, its RELEASE is refused too, as expected.
+  if (statements.failed) return { kind: "failedUnawaited", error: statements.failed.reason };
+  return end.failed ? { kind: "lost", failure: end.failed } : { kind: "done", value: run.outcome.value };
+}
+
 export function postgresTransactions(pool: PreparingPool): WriteTransaction {
   async function runGroup(works: WaitingWork[]): Promise<void> {
     const client = failingQuietly(await pool.connect());
@@ -137,31 +162,22 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
             run.waiting.reject(group.lost.error);
             continue;
           }
-          // An aborted transaction is found at the run that aborted it (below), before any later
-          // run's SAVEPOINT: one that failed here failed for another reason.
-          const [savepoint] = await Promise.allSettled([run.savepoint]);
-          const { failed, broken: runBroken } = failureOf(await Promise.allSettled(run.statements));
-          const end = failureOf(await Promise.allSettled(run.end));
-          // The run's RELEASE is refused after a statement of its failed unawaited (handled below).
-          const groupFailure =
-            savepoint.status === "rejected" ? savepoint : runBroken ? failed : end.broken || "thrown" in run.outcome || !failed ? end.failed : undefined;
-          if (groupFailure) {
-            loseWith(groupFailure);
+          const verdict = await verdictOf(run);
+          if (verdict.kind === "lost") {
+            loseWith(verdict.failure);
             run.waiting.reject(group.lost!.error);
             continue;
           }
-          if ("thrown" in run.outcome) {
-            // Rolled back to its savepoint: the transaction goes on.
-            run.waiting.reject(run.outcome.thrown);
+          if (verdict.kind === "refused") {
+            run.waiting.reject(verdict.error);
             continue;
           }
-          if (!failed) {
-            done.push({ value: run.outcome.value, work: run.waiting });
+          if (verdict.kind === "done") {
+            done.push({ value: verdict.value, work: run.waiting });
             continue;
           }
-          // Failed unawaited: its RELEASE and the runs after it were refused. The transaction goes
-          // back to its savepoint, and those runs go again.
-          run.waiting.reject(failed.reason);
+          // The transaction goes back to its savepoint, and the runs after it go again.
+          run.waiting.reject(verdict.error);
           try {
             await send(`ROLLBACK TO ${run.name}`);
             await send(`RELEASE ${run.name}`);
