@@ -15,6 +15,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { measure, percentile } from "../bench/load/measure";
 import { measuringOrder } from "../bench/load/rounds";
+import { layerScenarioNames } from "../bench/layers/measure";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
 
@@ -65,6 +66,29 @@ sqliteOnly(
     expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");
     expect(report).toContain("after 0.2 s of unmeasured warm-up on the scenario's requests per server");
     expect(report).toContain("## Targets (issue 4)");
+    // The in-process part: CPU per request by layer, each scenario of the cost table a column, its
+    // layers (and the time off the main thread) adding up to the profiled total.
+    const layers = report.slice(report.indexOf("## CPU per request by layer"));
+    expect(layers).toMatch(/^## CPU per request by layer/);
+    const table = layers.split("\n").filter((line) => line.startsWith("| "));
+    expect(table[0].split("|").slice(2, -1).map((cell) => cell.trim()).sort()).toEqual([...layerScenarioNames].sort());
+    const valuesOf = (label: string) =>
+      table
+        .find((line) => line.startsWith(`| ${label} |`))!
+        .split("|")
+        .slice(2, -1)
+        .map((cell) => Number(/\d+/.exec(cell)![0]));
+    const parts = table.filter((line) => !/^\| (layer|\*\*total|requests profiled)/.test(line)).map((line) => valuesOf(line.split("|")[1].trim()));
+    // Every request reads the database and passes admission.
+    expect(valuesOf("database (stores, SQL, driver)").every((us) => us > 0)).toBe(true);
+    expect(table.some((line) => line.startsWith("| admission (API key, rate limit, CORS) |"))).toBe(true);
+    valuesOf("**total, profiled**").forEach((total, column) => {
+      const sum = parts.reduce((added, row) => added + row[column], 0);
+      expect(total).toBeGreaterThan(0);
+      // Each cell is rounded to the µs.
+      expect(Math.abs(sum - total)).toBeLessThanOrEqual(parts.length);
+    });
+    expect(valuesOf("requests profiled").every((requests) => requests > 0)).toBe(true);
     // The growth from 2k to the largest network is checked for every scenario measured in both.
     for (const kind of ["create", "dutytime toggle", "statistics/files/total", "GraphQL list page", "get by id"]) {
       expect(report).toMatch(new RegExp(`: ${kind}: p50 grows at most 2x from 2k to the largest network \\([\\d.]+ -> [\\d.]+ ms`));

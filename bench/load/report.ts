@@ -3,7 +3,7 @@ import os from "node:os";
 import type { Measurement } from "./measure";
 import { newRangeScenario, newTerms, type Scenario } from "./scenarios";
 import type { SliceSettings } from "./slices";
-import type { TargetName } from "./targets";
+import { isPeer, peerNames, peers, type PeerName, type TargetName } from "./targets";
 
 export interface BenchResults extends SliceSettings {
   database: string;
@@ -15,7 +15,17 @@ export interface BenchResults extends SliceSettings {
   peakRssMb: Partial<Record<TargetName, number>>;
 }
 
-const targets: TargetName[] = ["service", "floor", "platformatic"];
+/** A column's name: the peer's label, or the target's own name. */
+const label = (target: TargetName) => (isPeer(target) ? peers[target].label : target);
+
+/**
+ * The peers with columns in a run's table: each, but a PostgreSQL-only one in a SQLite run that
+ * did not measure it (an n/a column would say nothing there).
+ */
+const peersOf = (run: BenchResults): PeerName[] =>
+  peerNames.filter(
+    (peer) => !peers[peer].postgresOnly || run.database === "postgresql" || Object.values(run.results).some((measured) => measured[peer]),
+  );
 
 /** A measurement's req/s (with its failures), p50 and p99 as three table cells. */
 export const cell = (m: Measurement | undefined) =>
@@ -130,6 +140,10 @@ export const slicing = ({ connections, durationSeconds, rounds, warmupSeconds }:
   `${connections} connections, ${durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${durationSeconds / rounds} s, ${rounds} per server, in turn and then in the reverse order${warmupSeconds > 0 ? `, after ${warmupSeconds} s of unmeasured warm-up on the scenario's requests per server` : ", without warm-up"}`;
 
 export function markdown(run: BenchResults): string {
+  const shownPeers = peersOf(run);
+  const targets: TargetName[] = ["service", "floor", ...shownPeers];
+  // The service against each of the others: its req/s over theirs.
+  const against: TargetName[] = ["floor", ...shownPeers];
   const header = [
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
@@ -137,13 +151,13 @@ export function markdown(run: BenchResults): string {
     "",
     "req/s, p50 and p99 latency in ms.",
     "",
-    "| scenario | service req/s | p50 | p99 | floor req/s | p50 | p99 | Platformatic req/s | p50 | p99 | service/floor | service/Platformatic |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| scenario | ${targets.map((t) => `${label(t)} req/s | p50 | p99`).join(" | ")} | ${against.map((t) => `service/${label(t)}`).join(" | ")} |`,
+    `|---|${[...targets.flatMap(() => ["---:", "---:", "---:"]), ...against.map(() => "---:")].join("|")}|`,
   ];
   const rows = run.scenarios.map((scenario) => {
     const r = run.results[scenario.name] ?? {};
-    return `| ${scenario.name} | ${targets.map((t) => cell(r[t])).join(" | ")} | ${ratio(r.service, r.floor)} | ${ratio(r.service, r.platformatic)} |`;
+    return `| ${scenario.name} | ${targets.map((t) => cell(r[t])).join(" | ")} | ${against.map((t) => ratio(r.service, r[t])).join(" | ")} |`;
   });
-  const rss = `| peak RSS (MB) | ${targets.map((t) => `${run.peakRssMb[t] ?? "n/a"} | | `).join(" | ")} | | |`;
+  const rss = `| peak RSS (MB) | ${targets.map((t) => `${run.peakRssMb[t] ?? "n/a"} | | `).join(" | ")} |${against.map(() => " |").join("")}`;
   return [...header, ...rows, rss, "", "## Targets (issue 4)", "", ...checks(run), "", ...againstRelease(run)].join("\n");
 }

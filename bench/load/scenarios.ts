@@ -1,6 +1,7 @@
 // What each scenario asks of each server. The service and the floor answer the same REST
-// requests; Platformatic gets its nearest equivalent (bench/peers/README.md), or none.
-import { platformaticVehicleSelection, vehicleSelection } from "../lib/vehicleSelection";
+// requests; each peer gets its nearest equivalent (bench/peers/README.md), or none: a target
+// without an entry is not measured in that scenario.
+import { platformaticVehicleSelection, postgraphileVehicleSelection, vehicleSelection } from "../lib/vehicleSelection";
 import type { BenchKeys, BenchNetworkKey, BenchNetworkRole } from "../seed/keysFile";
 import type { TargetName } from "./targets";
 
@@ -68,6 +69,13 @@ function networkScenarios(fixture: Fixture, role: "largest" | "reference", label
   const plate = (i: number) => `BN-${(i % 9000) + 1000}`;
   const statistics = ["active-users", "missions/last-7-days", "missions/total", "files/last-7-days", "files/total"];
   const peerList = (extra: string) => `/vehicles?limit=15&offset=0&where.networkId.eq=${network.networkId}${extra}&totalCount=true`;
+  /** A PostGraphile query (bench/peers/start-postgraphile.mjs), POSTed to its /graphql. */
+  const postgraphile = (query: string, variables: (i: number) => Record<string, number>): LoadRequest => ({
+    method: "POST",
+    graphql: true,
+    path: () => "/graphql",
+    body: (i) => ({ query, variables: variables(i) }),
+  });
   return [
     {
       name: `list page (${label})`,
@@ -114,6 +122,11 @@ function networkScenarios(fixture: Fixture, role: "largest" | "reference", label
         service: get((i) => `/vehicles/${pick(ids, i)}`),
         floor: get((i) => `/vehicles/${pick(ids, i)}`),
         platformatic: get((i) => `/vehicles/${pick(ids, i)}`),
+        // No REST: the row by primary key, scoped to the network as ours is.
+        postgraphile: postgraphile(
+          `query($v: Int!, $n: Int!) { allVehicles(condition: {rowId: $v, networkId: $n}, first: 1) { nodes { ${postgraphileVehicleSelection} } } }`,
+          (i) => ({ v: pick(ids, i), n: network.networkId }),
+        ),
       },
     },
     {
@@ -178,6 +191,10 @@ function networkScenarios(fixture: Fixture, role: "largest" | "reference", label
             variables: { n: network.networkId },
           }),
         },
+        postgraphile: postgraphile(
+          `query($n: Int!) { allVehicles(condition: {networkId: $n}, orderBy: [PRIMARY_KEY_ASC], first: 15, offset: 0) { totalCount nodes { ${postgraphileVehicleSelection} } } }`,
+          () => ({ n: network.networkId }),
+        ),
       },
     },
   ];

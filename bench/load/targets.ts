@@ -1,15 +1,45 @@
-// The three servers measured side by side on the same database: the service, the floor, and
-// Platformatic DB. Each runs as one process, so its peak RSS is that process's VmHWM.
+// The servers measured side by side on the same database: the service, the floor, and the peers
+// of bench/peers (Platformatic DB, PostGraphile). Each runs as one process, so its peak RSS is that
+// process's VmHWM.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../lib/processes";
 
+const peersDir = path.join(repoRoot, "bench", "peers");
+
+/** The peers are installed only for the bench: `npm ci` in bench/peers. */
+const installedInPeers = (packageName: string) => () => fs.existsSync(path.join(peersDir, "node_modules", packageName, "package.json"));
+export const platformaticInstalled = installedInPeers("@platformatic/db");
+export const postgraphileInstalled = installedInPeers("postgraphile");
+
+export interface Peer {
+  /** Its name in the report's columns and messages. */
+  label: string;
+  /** Its start script in bench/peers (`--database-url URL --port P`, then "listening on URL"). */
+  script: string;
+  installed: () => boolean;
+  /** It runs on PostgreSQL only: not measured on SQLite. */
+  postgresOnly: boolean;
+}
+
+/** The generic peers (bench/peers/README.md), in the order of the report's columns. */
+export const peers = {
+  platformatic: { label: "Platformatic", script: "start-platformatic.mjs", installed: platformaticInstalled, postgresOnly: false },
+  postgraphile: { label: "PostGraphile", script: "start-postgraphile.mjs", installed: postgraphileInstalled, postgresOnly: true },
+} as const satisfies Record<string, Peer>;
+
+export type PeerName = keyof typeof peers;
+export const peerNames = Object.keys(peers) as PeerName[];
+export const isPeer = (name: TargetName): name is PeerName => name in peers;
+
 /**
  * "release": the service of an earlier commit, checked out and installed (npm ci) in the folder
  * BENCH_RELEASE_DIR names, run as `npm start` runs it there: what a change costs, side by side.
  */
-export type TargetName = "service" | "floor" | "platformatic" | "release";
+export type TargetName = "service" | "floor" | PeerName | "release";
+/** Every target --targets may name; all but the release by default. */
+export const targetNames: readonly TargetName[] = ["service", "floor", ...peerNames, "release"];
 
 export interface RunningTarget {
   name: TargetName;
@@ -61,12 +91,13 @@ function commandOf(
         env: {},
         cwd: repoRoot,
       };
-    case "platformatic":
+    default:
+      // A peer: its start script, run in bench/peers (its own node_modules).
       return {
         command: process.execPath,
-        args: ["start-platformatic.mjs", "--database-url", databaseUrl, "--port", String(port)],
+        args: [peers[name].script, "--database-url", databaseUrl, "--port", String(port)],
         env: {},
-        cwd: path.join(repoRoot, "bench", "peers"),
+        cwd: peersDir,
       };
   }
 }
@@ -78,9 +109,6 @@ function releaseDir(): string {
   }
   return path.resolve(dir);
 }
-
-/** Platformatic is installed only for the bench: `npm ci` in bench/peers. */
-export const platformaticInstalled = () => fs.existsSync(path.join(repoRoot, "bench", "peers", "node_modules", "@platformatic", "db"));
 
 /**
  * Starts a server and resolves once it listens. `extraEnv` is added to its environment (the
