@@ -9,7 +9,7 @@
 //                    [--warmup S]   (seconds of unmeasured load per server before each scenario; default
 //                                    one slice, at most 2; 0 for none)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
-//                    [--layers false] (skips the in-process part: CPU per request by layer, bench/layers/)
+//                    [--layers=false] (skips the in-process part: CPU per request by layer, bench/layers/)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.
 // BENCH_SERVER_LOGS=DIR keeps each server's output in DIR/<target>.log (bench/load/targets.ts).
 import fs from "node:fs";

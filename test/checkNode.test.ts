@@ -50,6 +50,14 @@ sqliteOnly("Node.js version check", () => {
     expect(check()).toEqual(check(process.versions.node));
   });
 
+  test("this Node accepts every flag `npm start` runs the service with (V8's among them)", () => {
+    const flags = /exec node (.*) dist\/main\.js/.exec(packageJson.scripts.start)![1].split(" ");
+    expect(flags).toContain("--no-allocation-site-pretenuring");
+    // node refuses an unknown option ("bad option") before running anything.
+    const run = spawnSync(process.execPath, [...flags, "-e", "process.stdout.write('ran')"], { encoding: "utf8" });
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 0, stdout: "ran", stderr: "" });
+  });
+
   test("`npm start` and `npm run admin` run the check before building or starting anything", () => {
     expect(packageJson.scripts.start).toMatch(/^node scripts\/check-node\.mjs && /);
     expect(packageJson.scripts.admin).toMatch(/^node scripts\/check-node\.mjs && /);
