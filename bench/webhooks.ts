@@ -15,7 +15,8 @@ import type { AddressInfo } from "node:net";
 import { parseFlags, runMain } from "./lib/args";
 import { request } from "./lib/http";
 import { createDatabase } from "./lib/databases";
-import { repoRoot, startServer, type RunningChild } from "./lib/processes";
+import { repoRoot } from "./lib/processes";
+import { startTarget, type RunningTarget } from "./load/targets";
 import { measure, percentile, summarize, type LoadSample } from "./load/measure";
 import { migrate } from "../src/db/migrate";
 import { openDatabase } from "../src/db/client";
@@ -100,7 +101,7 @@ async function main() {
     lines.push(line);
     console.error(line);
   };
-  let server: RunningChild | null = null;
+  let server: RunningTarget | null = null;
   const lags: number[] = [];
   let arrivals = 0;
   const sink = await receiver((event, at) => {
@@ -113,13 +114,8 @@ async function main() {
     const lagNetwork = await createNetwork(setup, { name: "Webhook lag", identifierType: "steam", graceSeconds: 0 }, new Date());
     const readNetwork = await createNetwork(setup, { name: "Webhook reads", identifierType: "steam", graceSeconds: 0 }, new Date());
     await setup.close();
-    server = await startServer("service", ["src/main.ts"], {
-      DATABASE_URL: database.url,
-      PORT: "0",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_PER_MINUTE: "0",
-      WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
-    });
+    // As `npm start` runs it (its bundle, node flags and malloc arenas), not from the sources.
+    server = await startTarget("service", database.url, 0, { LOG_LEVEL: "warn", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" });
     const url = server.url;
 
     // Lag at a steady rate.
