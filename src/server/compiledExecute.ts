@@ -16,6 +16,17 @@ import {
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 
+/**
+ * Leaf values are answered as the resolvers return them, without graphql-jit's serializers: its
+ * code for a serialized leaf builds the field's error locations and path anew for every value (a
+ * report's list of seconds per officer and period, a page's 14 fields per vehicle), garbage that
+ * outweighed the report's own work. The invariant that makes this exact: every resolver returns a
+ * leaf in its GraphQL type's own JSON form (numbers for Int, booleans for Boolean, strings for
+ * String, an enum's name); a custom scalar (DateTime) is still serialized.
+ * test/graphql.test.ts runs every query field interpreted and compiled and compares the answers.
+ */
+const compileOptions = { disableLeafSerialization: true };
+
 /** "seen once", the compiled query, or null when graphql-jit cannot compile the operation. */
 type CompileState = "seen" | CompiledQuery | null;
 
@@ -32,7 +43,7 @@ function compiledQueryOf(args: ExecutionArgs): CompiledQuery | null {
     return null;
   }
   if (query === "seen") {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined, compileOptions);
     // A document graphql-jit cannot compile runs on graphql-js, which reports its errors.
     query = isCompiledQuery(result) ? result : null;
     byOperation.set(operationName, query);
