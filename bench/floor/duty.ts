@@ -3,7 +3,7 @@
 // periods are UTC days, ISO weeks and months in plain JavaScript (the service's are any IANA
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
-import { secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
+import { periodBounds, secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
 import type { ReportEntries } from "../../src/db/store";
 import type { EntryRecord, OfficerRecord, ReportOfficer } from "./store";
 
@@ -71,6 +71,7 @@ export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: 
     averageShiftSeconds: number;
     longestShiftSeconds: number;
   }> = [];
+  const bounds = periodBounds(periods);
   for (const officer of reported) {
     const shifts = shiftsOf(byOfficer.get(officer.id) ?? [], from, to, now);
     const total = totalSeconds(shifts);
@@ -79,7 +80,7 @@ export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: 
       identifier: officer.identifier,
       name: officer.name,
       removed: officer.removed,
-      seconds: secondsPerPeriod(shifts, periods),
+      seconds: secondsPerPeriod(shifts, bounds),
       totalSeconds: total,
       shifts: shifts.length,
       averageShiftSeconds: Math.round(total / shifts.length),

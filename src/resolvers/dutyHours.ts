@@ -6,7 +6,7 @@ import { keptPerReadPath } from "../db/adapterReads";
 import type { ReportEntries } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
-import { secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
+import { periodBounds, secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
 import { KeptReports, reportBytes } from "./keptReports";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
@@ -136,6 +136,7 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
   const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
   const officers: OfficerHours[] = [];
+  const bounds = periodBounds(periods);
   for (const officer of reported) {
     const shifts = shiftsOf(entries.get(officer.id) ?? [], from, to, now);
     const total = totalSeconds(shifts);
@@ -144,7 +145,7 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
       identifier: officer.identifier,
       name: officer.name,
       removed: officer.removedAt !== null,
-      seconds: secondsPerPeriod(shifts, periods),
+      seconds: secondsPerPeriod(shifts, bounds),
       totalSeconds: total,
       shifts: shifts.length,
       averageShiftSeconds: shifts.length === 0 ? 0 : Math.round(total / shifts.length),

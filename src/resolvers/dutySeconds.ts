@@ -40,10 +40,15 @@ export function shiftsOf(entries: readonly number[], from: Date, to: Date, now: 
 
 export const totalSeconds = (shifts: readonly Shift[]) => shifts.reduce((sum, shift) => sum + shift.end - shift.start, 0);
 
+/** A report's periods in whole seconds, made once per report: every officer's seconds are cut by them. */
+export type PeriodBounds = readonly Shift[];
+
+export const periodBounds = (periods: readonly Period[]): PeriodBounds =>
+  periods.map((period) => ({ start: seconds(period.start), end: seconds(period.end) }));
+
 /** The seconds of the shifts in each period (periods in order, not overlapping). */
-export function secondsPerPeriod(shifts: readonly Shift[], periods: readonly Period[]): number[] {
-  const bounds = periods.map((period) => ({ start: seconds(period.start), end: seconds(period.end) }));
-  const sums = bounds.map(() => 0);
+export function secondsPerPeriod(shifts: readonly Shift[], bounds: PeriodBounds): number[] {
+  const sums = new Array<number>(bounds.length).fill(0);
   let first = 0;
   for (const shift of shifts) {
     // Shifts are in order: a period that ended before this shift ended before every later one.
