@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./support/process";
 import { testProvider } from "./support/database";
+import { npmStartNode } from "../bench/load/targets";
 
 const sqliteOnly = testProvider === "sqlite" ? describe : describe.skip;
 const packageJson = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
@@ -51,7 +52,7 @@ sqliteOnly("Node.js version check", () => {
   });
 
   test("this Node accepts every flag `npm start` runs the service with (V8's among them)", () => {
-    const flags = /exec node (.*) dist\/main\.js/.exec(packageJson.scripts.start)![1].split(" ");
+    const { flags } = npmStartNode();
     expect(flags).toContain("--no-allocation-site-pretenuring");
     // node refuses an unknown option ("bad option") before running anything.
     const run = spawnSync(process.execPath, [...flags, "-e", "process.stdout.write('ran')"], { encoding: "utf8" });

@@ -3,6 +3,7 @@
 // that metrics are counted, and with ./profiler.mjs loaded beside it. For each scenario, after a
 // warm-up, one load run measures the process's CPU per request unprofiled, and a second one the
 // same with V8's sampling profiler on, whose samples ./attribute.ts splits by layer.
+// KEEP_PROFILES=DIR keeps each scenario's profile there (open it in a profiler's viewer).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +12,7 @@ import { removeCreatedVehicles, restoreToggledDutytime } from "../lib/databases"
 import { repoRoot } from "../lib/processes";
 import { measure } from "../load/measure";
 import { watchServers } from "../load/quiet";
+import { drainOutput, listeningUrl, npmStartNode } from "../load/targets";
 import { benchOwner, requestOf, type Scenario } from "../load/scenarios";
 import { networkKey, type BenchKeys } from "../seed/keysFile";
 import { layerTimes } from "./attribute";
@@ -40,25 +42,6 @@ export interface LayerSettings {
   intervalUs: number;
 }
 
-/** `npm start`'s node flags and environment (package.json), so the measured process runs as it does. */
-function startCommand(): { env: Record<string, string>; flags: string[] } {
-  const script = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
-  const match = /&& ((?:[A-Z_]+=\S+ )*)exec node ((?:--\S+ )*)dist\/main\.js/.exec(script);
-  if (!match) throw new Error(`the start script no longer ends in "exec node ... dist/main.js": ${script}`);
-  const env = Object.fromEntries(
-    match[1]
-      .trim()
-      .split(" ")
-      .filter(Boolean)
-      .map((assignment) => {
-        const [name, value] = assignment.split("=");
-        // ${NAME:-default}: the default.
-        return [name, /^\$\{\w+:-(.*)\}$/.exec(value)?.[1] ?? value];
-      }),
-  );
-  return { env, flags: match[2].trim().split(" ").filter(Boolean) };
-}
-
 /** The service process's CPU over a window, in µs: all threads, and its main thread (null: not on Linux). */
 interface WindowCpu {
   cpuUs: number;
@@ -73,33 +56,15 @@ interface ProfiledService {
 }
 
 async function startProfiledService(databaseUrl: string, port: number): Promise<ProfiledService> {
-  const { env, flags } = startCommand();
+  const { env, flags } = npmStartNode();
   const child = spawn(process.execPath, [...flags, "--import", "./bench/layers/profiler.mjs", "dist/main.js"], {
     cwd: repoRoot,
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(port), METRICS_PORT: String(port + 1), RATE_LIMIT_PER_MINUTE: "0" },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the profiled service did not start:\n${output}`)), 90_000);
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`the profiled service exited with ${code}:\n${output}`)));
-  });
-  // Its request log is read and dropped by a process of its own, as for the bench's servers (../load/targets.ts).
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.removeAllListeners("data");
-    stream.pause();
-    spawn("cat", [], { stdio: [stream, "ignore", "ignore"] });
-  }
+  const { url } = await listeningUrl("the profiled service", child);
+  drainOutput(child, null);
   const reply = (type: string) =>
     new Promise<WindowCpu>((resolve) => {
       const onMessage = (message: { type: string } & WindowCpu) => {

@@ -59,9 +59,28 @@ const nodeWithTsx = ["--import", "tsx"];
  * script ends in `exec node ...`, so the spawned shell becomes the server process whose memory
  * is measured.
  */
-function startScript(): string {
+export function startScript(): string {
   const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } };
   return manifest.scripts.start;
+}
+
+/** `npm start`'s node flags and environment (package.json), so the measured process runs as it does. */
+export function npmStartNode(): { env: Record<string, string>; flags: string[] } {
+  const script = startScript();
+  const match = /&& ((?:[A-Z_]+=\S+ )*)exec node ((?:--\S+ )*)dist\/main\.js/.exec(script);
+  if (!match) throw new Error(`the start script no longer ends in "exec node ... dist/main.js": ${script}`);
+  const env = Object.fromEntries(
+    match[1]
+      .trim()
+      .split(" ")
+      .filter(Boolean)
+      .map((assignment) => {
+        const [name, value] = assignment.split("=");
+        // ${NAME:-default}: the default.
+        return [name, /^\$\{\w+:-(.*)\}$/.exec(value)?.[1] ?? value];
+      }),
+  );
+  return { env, flags: match[2].trim().split(" ").filter(Boolean) };
 }
 
 function commandOf(
@@ -110,6 +129,40 @@ function releaseDir(): string {
   return path.resolve(dir);
 }
 
+/** The URL a server's "listening on" line names, and its output up to there (90 s at most). */
+export function listeningUrl(name: string, child: ChildProcess): Promise<{ url: string; output: string }> {
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 90_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1], output });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
+  });
+}
+
+/**
+ * A started server's output is drained from here on by a process of its own (into `logFile`, or
+ * dropped), as a log collector reads a service's output, not by the bench: the service writes its
+ * request log to stdout synchronously, so while the bench was busy sending load (its event loop
+ * only reads the pipe between requests), a full pipe held the service's event loop for as long,
+ * a cost of the bench, not of the log.
+ */
+export function drainOutput(child: ChildProcess, logFile: string | null): void {
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.removeAllListeners("data");
+    stream.pause();
+    spawn("cat", [], { stdio: [stream, logFile ? fs.openSync(logFile, "a") : "ignore", "ignore"] });
+  }
+}
+
 /**
  * Starts a server and resolves once it listens. `extraEnv` is added to its environment (the
  * observability bench runs the service with and without its logs and metrics); port 0: a free
@@ -119,36 +172,13 @@ export async function startTarget(name: TargetName, databaseUrl: string, port: n
   const { command, args, env, cwd } = commandOf(name, databaseUrl, port);
   const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env, ...extraEnv }, stdio: ["ignore", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 90_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}:\n${output}`)));
-  });
-  // Its output is drained from here on by a process of its own, as a log collector reads a
-  // service's output, not by this one: the service writes its request log to stdout
-  // synchronously, so while this process was busy sending load (its event loop only reads the pipe
-  // between requests), a full pipe held the service's event loop for as long, a cost of the bench,
-  // not of the log. Only the start line was needed here.
-  // With BENCH_SERVER_LOGS=DIR, it is kept in DIR/<target>.log (when a server fails every
+  const { url, output } = await listeningUrl(name, child);
+  // With BENCH_SERVER_LOGS=DIR, its output is kept in DIR/<target>.log (when a server fails every
   // request, the bench itself only counts the failures).
   const logs = process.env.BENCH_SERVER_LOGS;
   const logFile = logs ? path.join(logs, `${name}.log`) : null;
   if (logFile) fs.writeFileSync(logFile, output);
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.removeAllListeners("data");
-    stream.pause();
-    spawn("cat", [], { stdio: [stream, logFile ? fs.openSync(logFile, "a") : "ignore", "ignore"] });
-  }
+  drainOutput(child, logFile);
   return {
     name,
     url,
