@@ -2,8 +2,9 @@
 // GraphQL seeing the same data, GraphiQL offline, and the committed schema.graphql being current.
 import fs from "node:fs";
 import path from "node:path";
-import { getIntrospectionQuery, getNamedType, isLeafType, isNonNullType, isObjectType, type GraphQLOutputType } from "graphql";
+import { getIntrospectionQuery, getNamedType, parse, isLeafType, isNonNullType, isObjectType, type GraphQLOutputType } from "graphql";
 import { schema } from "../src/schema";
+import { introspects, isLeafList, leafListSchemaOf, leafListType } from "../src/server/leafListSchema";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { vehicleResponseFields } from "./support/contract";
 import { client, type Client } from "./support/http";
@@ -522,6 +523,45 @@ describe("compiled execution of every query field", () => {
       expect({ field: field.name, body: runs[1] }).toEqual({ field: field.name, body: runs[0] });
       expect({ field: field.name, body: runs[2] }).toEqual({ field: field.name, body: runs[0] });
     }
+  });
+});
+
+describe("the schema graphql-jit compiles against", () => {
+  // src/server/leafListSchema.ts: lists of leaves become one value each; nothing else changes.
+  // Generated from the served schema: a new field of any type is checked.
+  test("every list of leaves, and nothing else, is typed as one value; arguments and other types unchanged", () => {
+    const compiled = leafListSchemaOf(schema);
+    expect(leafListSchemaOf(schema)).toBe(compiled);
+    let leafLists = 0;
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith("__")) continue;
+      const twin = compiled.getType(type.name);
+      expect(isObjectType(twin)).toBe(true);
+      if (!isObjectType(twin)) continue;
+      for (const field of Object.values(type.getFields())) {
+        const compiledField = twin.getFields()[field.name];
+        const expected = isLeafList(field.type)
+          ? `${leafListType.name}${isNonNullType(field.type) ? "!" : ""}`
+          : String(field.type);
+        if (isLeafList(field.type)) leafLists += 1;
+        expect({ field: `${type.name}.${field.name}`, type: String(compiledField.type) }).toEqual({ field: `${type.name}.${field.name}`, type: expected });
+        expect(compiledField.args.map((arg) => `${arg.name}: ${String(arg.type)}`)).toEqual(field.args.map((arg) => `${arg.name}: ${String(arg.type)}`));
+        expect(compiledField.resolve).toBe(field.resolve);
+      }
+    }
+    // The duty hours report's seconds per period, scopes of keys and events, among others.
+    expect(leafLists).toBeGreaterThanOrEqual(2);
+    const officerHours = compiled.getType("OfficerDutyHours");
+    expect(isObjectType(officerHours) && String(officerHours.getFields().seconds.type)).toBe(`${leafListType.name}!`);
+  });
+
+  test("lists of objects and of DateTime keep their type; a document that introspects is told apart", () => {
+    const report = schema.getType("DutyHoursReport");
+    expect(isObjectType(report) && isLeafList(report.getFields().officers.type)).toBe(false);
+    expect(isObjectType(report) && isLeafList(report.getFields().buckets.type)).toBe(false);
+    expect(introspects(parse("{ __schema { types { name } } }"))).toBe(true);
+    expect(introspects(parse("query Q { viewer { network { name } } ...F } fragment F on Query { __type(name: \"Vehicle\") { name } }"))).toBe(true);
+    expect(introspects(parse("{ __typename vehicles { meta { total } } }"))).toBe(false);
   });
 });
 

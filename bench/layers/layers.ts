@@ -89,6 +89,7 @@ export const layerFiles: LayerFiles[] = [
       "src/server/guardedExecute.ts",
       "src/server/guardedSubscribe.ts",
       "src/server/compiledExecute.ts",
+      "src/server/leafListSchema.ts",
       "src/server/graphql.ts",
       "src/server/eventStream.ts",
       "src/server/webSocket.ts",

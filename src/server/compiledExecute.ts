@@ -15,6 +15,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { introspects, leafListSchemaOf } from "./leafListSchema";
 
 /**
  * Leaf values are answered as the resolvers return them, without graphql-jit's serializers: its
@@ -43,7 +44,9 @@ function compiledQueryOf(args: ExecutionArgs): CompiledQuery | null {
     return null;
   }
   if (query === "seen") {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined, compileOptions);
+    // Lists of leaves compile as one value each (./leafListSchema.ts); introspection sees the served types.
+    const compiledAgainst = introspects(args.document) ? args.schema : leafListSchemaOf(args.schema);
+    const result = compileQuery(compiledAgainst, args.document, args.operationName ?? undefined, compileOptions);
     // A document graphql-jit cannot compile runs on graphql-js, which reports its errors.
     query = isCompiledQuery(result) ? result : null;
     byOperation.set(operationName, query);
