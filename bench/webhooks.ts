@@ -1,6 +1,6 @@
 // The webhooks issue's bench: delivery lag at a steady event rate, and what delivering costs the
-// API's reads. The service as `npm start` runs it (one process), a receiver on 127.0.0.1 in this
-// process answering at once.
+// API's reads. The service as `npm start` runs it (one process), a receiver on 127.0.0.1 in a
+// process of its own answering at once (./lib/webhookReceiver.mjs).
 //   npm run bench:webhooks -- [--postgres-url URL] [--events-per-second 200] [--duration 20]
 //                             [--webhooks 20] [--rounds 3] [--round-seconds 8] [--out FILE]
 // Lag: one standard webhook; vehicles created at a steady rate; an event's lag is the time from its
@@ -8,10 +8,9 @@
 // Reads: get by id and the list page (autocannon, 8 connections), while writes go on at
 // `--background-writes` per second, in rounds that alternate between no webhook and `--webhooks`
 // webhooks of the network (deleted and made anew each round, so none starts with a backlog).
+import { fork } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import { parseFlags, runMain } from "./lib/args";
 import { request } from "./lib/http";
 import { createDatabase } from "./lib/databases";
@@ -37,20 +36,33 @@ async function graphql<Data>(url: string, apiKey: string, query: string, variabl
   return body.data;
 }
 
-/** A receiver answering 204 at once; `onEvent` gets each event's body. */
-async function receiver(onEvent: (event: { occurredAt: string; id: string }, at: number) => void) {
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      res.writeHead(204).end();
-      onEvent(JSON.parse(body), Date.now());
+/** The receiver (./lib/webhookReceiver.mjs) in a process of its own: its URL, and what has arrived so far. */
+async function receiver() {
+  const child = fork(path.join(repoRoot, "bench", "lib", "webhookReceiver.mjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const next = <T>(type: string) =>
+    new Promise<T>((resolve, reject) => {
+      const onMessage = (message: { type: string } & T) => {
+        if (message.type !== type) return;
+        child.off("message", onMessage);
+        resolve(message);
+      };
+      child.on("message", onMessage);
+      child.once("exit", (code) => reject(new Error(`the webhook receiver exited with ${code}`)));
     });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  const { port } = await next<{ port: number }>("listening");
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const answer = next<{ arrivals: number; lags: number[] }>("stats");
+      child.send({ type: "stats" });
+      return answer;
+    },
+    close: () => {
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      child.kill();
+      return exited;
+    },
+  };
 }
 
 /** Creates vehicles at `perSecond` until stopped; answers how many were refused. */
@@ -102,12 +114,7 @@ async function main() {
     console.error(line);
   };
   let server: RunningTarget | null = null;
-  const lags: number[] = [];
-  let arrivals = 0;
-  const sink = await receiver((event, at) => {
-    arrivals++;
-    lags.push(at - Date.parse(event.occurredAt));
-  });
+  const sink = await receiver();
   try {
     await migrate(database.url);
     const setup = await openDatabase(database.url);
@@ -124,7 +131,12 @@ async function main() {
     const writes = steadyWrites(url, lagKey, rate, "LAG");
     await sleep(durationS * 1000);
     const { written, refused } = await writes.stop();
-    for (let waited = 0; arrivals < written && waited < 10_000; waited += 100) await sleep(100);
+    let arrived = await sink.stats();
+    for (let waited = 0; arrived.arrivals < written && waited < 10_000; waited += 100) {
+      await sleep(100);
+      arrived = await sink.stats();
+    }
+    const { arrivals, lags } = arrived;
     const sorted = [...lags].sort((a, b) => a - b);
     say(`| events written (vehicle.created, ${rate}/s for ${durationS} s) | ${written}, ${refused} refused |`);
     say(`| delivered to one webhook | ${arrivals} of ${written} |`);
@@ -152,13 +164,13 @@ async function main() {
             made.push(created.createWebhook.webhook.id);
           }
         }
-        const before = arrivals;
+        const before = (await sink.stats()).arrivals;
         const background = steadyWrites(url, readKey, backgroundWrites, `BG${r}${variant}`);
         for (const [name, scenario] of Object.entries(scenarios)) {
           samples[name][variant].push(await measure(url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds }));
         }
         await background.stop();
-        if (variant === "with") delivering += arrivals - before;
+        if (variant === "with") delivering += (await sink.stats()).arrivals - before;
         for (const id of made) await graphql(url, readKey, `mutation ($id: ID!) { deleteWebhook(id: $id) { id } }`, { id });
       }
     }
