@@ -39,15 +39,24 @@ async function graphql<Data>(url: string, apiKey: string, query: string, variabl
 /** The receiver (./lib/webhookReceiver.mjs) in a process of its own: its URL, and what has arrived so far. */
 async function receiver() {
   const child = fork(path.join(repoRoot, "bench", "lib", "webhookReceiver.mjs"), [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  // Each wait removes both its listeners once settled: the bench asks for stats many times.
   const next = <T>(type: string) =>
     new Promise<T>((resolve, reject) => {
       const onMessage = (message: { type: string } & T) => {
         if (message.type !== type) return;
-        child.off("message", onMessage);
+        done();
         resolve(message);
       };
+      const onExit = (code: number | null) => {
+        done();
+        reject(new Error(`the webhook receiver exited with ${code}`));
+      };
+      const done = () => {
+        child.off("message", onMessage);
+        child.off("exit", onExit);
+      };
       child.on("message", onMessage);
-      child.once("exit", (code) => reject(new Error(`the webhook receiver exited with ${code}`)));
+      child.once("exit", onExit);
     });
   const { port } = await next<{ port: number }>("listening");
   return {

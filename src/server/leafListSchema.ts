@@ -2,7 +2,7 @@
 // list of leaves (Int, Float, String, Boolean, ID, an enum) typed as one opaque value. graphql-jit
 // completes every list item through a handler that allocates two closures per item: a duty hours
 // report's seconds per officer and period (200 officers by 31 days) made most of the request's
-// garbage (figures: docs/performance.md, "Leaf lists"). As one value, the resolver's array is
+// garbage (figures: docs/performance.md, "GraphQL: lists of leaves compiled as one value"). As one value, the resolver's array is
 // answered as it is. The invariant that makes this exact is the one of disableLeafSerialization:
 // every resolver returns a leaf in its type's own JSON form, and no null inside a list whose items
 // are non-null. Lists of objects and of custom scalars (DateTime, whose values are serialized)
@@ -15,12 +15,15 @@ import {
   GraphQLNonNull,
   GraphQLScalarType,
   GraphQLSchema,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
   getNamedType,
   isEnumType,
   isListType,
   isNonNullType,
   isSpecifiedScalarType,
   visit,
+  BREAK,
   type DocumentNode,
   type GraphQLOutputType,
 } from "graphql";
@@ -63,7 +66,9 @@ export function introspects(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
     Field(node) {
-      if (node.name.value === "__schema" || node.name.value === "__type") found = true;
+      if (node.name.value !== SchemaMetaFieldDef.name && node.name.value !== TypeMetaFieldDef.name) return undefined;
+      found = true;
+      return BREAK;
     },
   });
   return found;
