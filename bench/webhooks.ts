@@ -17,6 +17,7 @@ import { createDatabase } from "./lib/databases";
 import { repoRoot } from "./lib/processes";
 import { startTarget, type RunningTarget } from "./load/targets";
 import { measure, percentile, summarize, type LoadSample } from "./load/measure";
+import { cpuTicks, ticksPerSecond } from "./load/quiet";
 import { migrate } from "../src/db/migrate";
 import { openDatabase } from "../src/db/client";
 import { createNetwork } from "../src/admin/networks";
@@ -61,6 +62,7 @@ async function receiver() {
   const { port } = await next<{ port: number }>("listening");
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stats: () => {
       const answer = next<{ arrivals: number; lags: number[] }>("stats");
       child.send({ type: "stats" });
@@ -151,8 +153,46 @@ async function main() {
     say(`| delivered to one webhook | ${arrivals} of ${written} |`);
     say(`| lag from commit to delivery, p50 / p99 / max | ${percentile(sorted, 50)} / ${percentile(sorted, 99)} / ${sorted.at(-1)} ms |`);
 
-    // Reads with and without webhooks delivering, alternating rounds.
     const readKey = readNetwork.apiKey;
+    const makeWebhooks = async (prefix: string): Promise<number[]> => {
+      const made: number[] = [];
+      for (let w = 0; w < webhookCount; w++) {
+        const created = await graphql<Created>(url, readKey, `mutation ($url: String!) { createWebhook(input: { url: $url }) { webhook { id } } }`, {
+          url: `${sink.url}/${prefix}-${w}`,
+        });
+        made.push(created.createWebhook.webhook.id);
+      }
+      return made;
+    };
+    const deleteWebhooks = async (made: number[]) => {
+      for (const id of made) await graphql(url, readKey, `mutation ($id: ID!) { deleteWebhook(id: $id) { id } }`, { id });
+    };
+
+    // What a delivery costs the service's process, without reads: CPU over a stretch of
+    // background writes with no webhook, then with them (the difference, per delivery).
+    const cpuOverWrites = async (variant: string) => {
+      const arrivedBefore = (await sink.stats()).arrivals;
+      const [serviceBefore, receiverBefore] = [cpuTicks(server!.pid), cpuTicks(sink.pid)];
+      const background = steadyWrites(url, readKey, backgroundWrites, `CPU${variant}`);
+      await sleep(roundSeconds * 1000);
+      await background.stop();
+      await sleep(500);
+      const [serviceAfter, receiverAfter] = [cpuTicks(server!.pid), cpuTicks(sink.pid)];
+      return {
+        serviceMs: ((serviceAfter! - serviceBefore!) * 1000) / ticksPerSecond,
+        receiverMs: ((receiverAfter! - receiverBefore!) * 1000) / ticksPerSecond,
+        arrivals: (await sink.stats()).arrivals - arrivedBefore,
+      };
+    };
+    const quietCost = await cpuOverWrites("without");
+    const costWebhooks = await makeWebhooks("cost");
+    const deliveringCost = await cpuOverWrites("with");
+    await deleteWebhooks(costWebhooks);
+    const perDelivery = (deliveringCost.serviceMs - quietCost.serviceMs) / Math.max(1, deliveringCost.arrivals);
+    say(`| the service's CPU over ${roundSeconds} s of ${backgroundWrites} writes/s, without webhooks / with ${webhookCount} (deliveries) | ${quietCost.serviceMs} / ${deliveringCost.serviceMs} ms (${deliveringCost.arrivals}) |`);
+    say(`| the service's CPU per delivery (the difference over the deliveries); the receiver's per arrival | ${Math.round(perDelivery * 1000)} µs; ${Math.round((deliveringCost.receiverMs * 1000) / Math.max(1, deliveringCost.arrivals))} µs |`);
+
+    // Reads with and without webhooks delivering, alternating rounds.
     const ids: number[] = [];
     for (let i = 0; i < 200; i++) ids.push(JSON.parse((await request(`${url}/vehicles`, readKey, "POST", { plate: `R-${i}`, owner: "Bench" })).text).data.id);
     const scenarios = {
@@ -164,29 +204,26 @@ async function main() {
     let delivering = 0;
     for (let r = 0; r < rounds; r++) {
       for (const variant of ["without", "with"] as const) {
-        const made: number[] = [];
-        if (variant === "with") {
-          for (let w = 0; w < webhookCount; w++) {
-            const created = await graphql<Created>(url, readKey, `mutation ($url: String!) { createWebhook(input: { url: $url }) { webhook { id } } }`, {
-              url: `${sink.url}/read-${w}`,
-            });
-            made.push(created.createWebhook.webhook.id);
-          }
-        }
+        const made = variant === "with" ? await makeWebhooks("read") : [];
         const before = (await sink.stats()).arrivals;
         const background = steadyWrites(url, readKey, backgroundWrites, `BG${r}${variant}`);
         for (const [name, scenario] of Object.entries(scenarios)) {
-          samples[name][variant].push(await measure(url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds }));
+          const before = cpuTicks(server.pid);
+          const sample = await measure(url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds });
+          const after = cpuTicks(server.pid);
+          if (before !== null && after !== null) sample.cpuTicks = after - before;
+          samples[name][variant].push(sample);
         }
         await background.stop();
         if (variant === "with") delivering += (await sink.stats()).arrivals - before;
-        for (const id of made) await graphql(url, readKey, `mutation ($id: ID!) { deleteWebhook(id: $id) { id } }`, { id });
+        await deleteWebhooks(made);
       }
     }
     for (const [name, { without, with: withWebhooks }] of Object.entries(samples)) {
       const a = summarize(without);
       const b = summarize(withWebhooks);
       say(`| ${name}: req/s without webhooks / with ${webhookCount} delivering (ratio) | ${a.requestsPerSecond} / ${b.requestsPerSecond} (${round(b.requestsPerSecond / a.requestsPerSecond)}x), failures ${a.failures + b.failures} |`);
+      say(`| ${name}: the service's CPU per request without / with webhooks (both: reads, writes, deliveries) | ${a.cpuUsPerRequest} / ${b.cpuUsPerRequest} µs |`);
     }
     say(`| deliveries while reading (${webhookCount} webhooks, ${backgroundWrites} writes/s) | ${delivering} |`);
   } finally {

@@ -163,14 +163,14 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
           if (!(await settle({ ...state, deliveredThrough: coveredThrough, waitMs: 0 }))) return;
           continue;
         }
-        const shown = events.map(publicEvent);
         let message: Message | null;
         let through: number;
         if (webhook.format === "discord") {
-          ({ message, through } = await discordMessageOf(db, webhook, shown));
+          ({ message, through } = await discordMessageOf(db, webhook, events.map(publicEvent)));
         } else {
-          message = standardMessage(webhook, shown[0], clock(), new Date());
-          through = shown[0].sequence;
+          // One event a request: the first; the others wait for their own turn.
+          message = standardMessage(webhook, publicEvent(events[0]), clock(), new Date());
+          through = events[0].sequence;
         }
         if (message === null) {
           if (!(await settle({ ...state, deliveredThrough: through, waitMs: 0 }))) return;

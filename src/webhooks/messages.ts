@@ -30,12 +30,32 @@ export interface Message {
   lastSequence: number | null;
 }
 
-/** The public JSON of an event (as /events shows it). */
-export const publicEvent = (event: StoredEvent): PublicEvent => JSON.parse(JSON.stringify(eventView(event))) as PublicEvent;
+/**
+ * An event's public JSON (as /events shows it) and its text, made once per stored event: the
+ * webhooks of a network share one read of its events (./eventReads.ts), so every webhook that
+ * sends the event takes the same two. Neither is ever changed: a stored event is written once, and
+ * the readers of its public form (standardMessage, the Discord embeds) only read it.
+ */
+const shownOnce = new WeakMap<StoredEvent, { event: PublicEvent; body: string }>();
+const bodies = new WeakMap<PublicEvent, string>();
+
+function shownOf(stored: StoredEvent): { event: PublicEvent; body: string } {
+  let shown = shownOnce.get(stored);
+  if (shown === undefined) {
+    const body = JSON.stringify(eventView(stored));
+    shown = { event: JSON.parse(body) as PublicEvent, body };
+    shownOnce.set(stored, shown);
+    bodies.set(shown.event, body);
+  }
+  return shown;
+}
+
+/** The public JSON of an event (as /events shows it); the same object for the same stored event. */
+export const publicEvent = (event: StoredEvent): PublicEvent => shownOf(event).event;
 
 /** A standard webhook's request for one event (or a test event): signed with the secrets that sign now. */
 export function standardMessage(webhook: DeliverableWebhook, event: PublicEvent, nowMs: number, at: Date): Message {
-  const body = JSON.stringify(event);
+  const body = bodies.get(event) ?? JSON.stringify(event);
   const headers = signedHeaders(event.id, body, signingSecrets(webhook, nowMs), at);
   const sequence = event.type === testEventType ? null : event.sequence;
   return { id: event.id, body, headers, firstSequence: sequence, lastSequence: sequence };
