@@ -39,6 +39,13 @@ export const lingerMs = 1_000;
 /** How often a process looks for due retries and webhooks whose process died. */
 export const pollMs = 1_000;
 /**
+ * Least time between two looks for work that notices of new events start. Each look asks the
+ * database whether any webhook is due; under a stream of writes a look per notice would be a
+ * query per write in every process, whether or not any network has a webhook (figures:
+ * docs/performance.md). A webhook nobody holds gets its first event at most this much later.
+ */
+export const noticeLookSpacingMs = 25;
+/**
  * Discord's limit per webhook: 5 requests per 2 s. The window's instants are the database's clock
  * as each process reckons it (read at its claim, to within a round trip): a margin keeps two
  * processes' reckonings from letting a request in a few ms early.
@@ -76,6 +83,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
   let lookAgain = false;
 
   const look = async () => {
+    lastLookAt = performance.now();
     const free = deliveriesAtOnce - active.size;
     if (free <= 0 || stopping) return;
     // A look on the read path first: a claim is a write, which on SQLite takes the writer's lock.
@@ -91,6 +99,24 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
       active.add(run);
     }
   };
+
+  /** When the last look began (performance.now()), and the look a notice has scheduled. */
+  let lastLookAt = Number.NEGATIVE_INFINITY;
+  let lookSoon: NodeJS.Timeout | null = null;
+  /**
+   * A look for a notice of new events: at once, unless one began less than noticeLookSpacingMs
+   * ago; then one when that time is up, for every notice heard meanwhile. Deliveries under way get
+   * their network's events from the notice itself (tell, below), not from a look.
+   */
+  function wakeForNotice() {
+    if (stopping || lookSoon) return;
+    const wait = lastLookAt + noticeLookSpacingMs - performance.now();
+    if (wait <= 0) return wake();
+    lookSoon = setTimeout(() => {
+      lookSoon = null;
+      wake();
+    }, wait);
+  }
 
   function wake() {
     if (stopping) return;
@@ -289,11 +315,11 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     heard(networkId, sequence) {
       heardUpTo(networkId, sequence);
       tell(waiting.get(networkId));
-      wake();
+      wakeForNotice();
     },
     unsure() {
       refreshHeard();
-      wake();
+      wakeForNotice();
     },
   });
 
@@ -335,6 +361,7 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     async stop() {
       stopping = true;
       clearInterval(timer);
+      clearTimeout(lookSoon ?? undefined);
       stopListening();
       for (const waiters of [...waiting.values()]) tell(waiters);
       await looking;
