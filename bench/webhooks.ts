@@ -16,7 +16,7 @@ import { request } from "./lib/http";
 import { createDatabase } from "./lib/databases";
 import { repoRoot } from "./lib/processes";
 import { startTarget, type RunningTarget } from "./load/targets";
-import { measure, percentile, summarize, type LoadSample } from "./load/measure";
+import { measureWithCpu, percentile, summarize, type LoadSample } from "./load/measure";
 import { cpuTicks, ticksPerSecond } from "./load/quiet";
 import { migrate } from "../src/db/migrate";
 import { openDatabase } from "../src/db/client";
@@ -205,17 +205,13 @@ async function main() {
     for (let r = 0; r < rounds; r++) {
       for (const variant of ["without", "with"] as const) {
         const made = variant === "with" ? await makeWebhooks("read") : [];
-        const before = (await sink.stats()).arrivals;
+        const arrivedBefore = (await sink.stats()).arrivals;
         const background = steadyWrites(url, readKey, backgroundWrites, `BG${r}${variant}`);
         for (const [name, scenario] of Object.entries(scenarios)) {
-          const before = cpuTicks(server.pid);
-          const sample = await measure(url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds });
-          const after = cpuTicks(server.pid);
-          if (before !== null && after !== null) sample.cpuTicks = after - before;
-          samples[name][variant].push(sample);
+          samples[name][variant].push(await measureWithCpu(server.pid, url, readKey, scenario, { connections: 8, durationSeconds: roundSeconds }));
         }
         await background.stop();
-        if (variant === "with") delivering += (await sink.stats()).arrivals - before;
+        if (variant === "with") delivering += (await sink.stats()).arrivals - arrivedBefore;
         await deleteWebhooks(made);
       }
     }

@@ -1,6 +1,6 @@
 // One load run: autocannon against one server for one scenario, at a fixed concurrency.
 import autocannon from "autocannon";
-import { ticksPerSecond } from "./quiet";
+import { cpuTicks, ticksPerSecond } from "./quiet";
 import type { LoadRequest } from "./scenarios";
 
 export interface Measurement {
@@ -107,4 +107,14 @@ export function percentile(values: number[], p: number): number {
   const sorted = Float64Array.from(values).sort();
   const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
   return Math.round(sorted[rank - 1] * 100) / 100;
+}
+
+/** A run of `measure`, with the CPU the server's process `pid` used meanwhile (sample.cpuTicks; left out when unknown). */
+export async function measureWithCpu(pid: number | undefined, ...run: Parameters<typeof measure>): Promise<LoadSample> {
+  const ticks = () => (pid === undefined ? null : cpuTicks(pid));
+  const before = ticks();
+  const sample = await measure(...run);
+  const after = ticks();
+  if (before !== null && after !== null) sample.cpuTicks = after - before;
+  return sample;
 }

@@ -3,8 +3,8 @@
 // (./quiet.ts). The main bench and the observability bench measure through this one loop.
 import type { FlagSpec, ParsedFlags } from "../lib/args";
 import { UsageError } from "../lib/args";
-import { measure, summarize, type LoadSample, type Measurement } from "./measure";
-import { cpuTicks, type Quiet } from "./quiet";
+import { measure, measureWithCpu, summarize, type LoadSample, type Measurement } from "./measure";
+import type { Quiet } from "./quiet";
 import { measuringOrder } from "./rounds";
 import type { LoadRequest } from "./scenarios";
 
@@ -67,12 +67,7 @@ export async function measureSideBySide<Name extends string>(
     const maxRequests = request.distinct && Math.max(connections, Math.floor(request.distinct / rounds));
     const options = { connections, durationSeconds: durationSeconds / rounds, firstIndex, maxRequests };
     await quiet.wait();
-    const ticks = () => (contestant.pid === undefined ? null : cpuTicks(contestant.pid));
-    const ticksBefore = ticks();
-    const sample = await measure(contestant.url, apiKey, request, options);
-    const ticksAfter = ticks();
-    if (ticksBefore !== null && ticksAfter !== null) sample.cpuTicks = ticksAfter - ticksBefore;
-    taken.push(sample);
+    taken.push(await measureWithCpu(contestant.pid, contestant.url, apiKey, request, options));
   }
   return new Map(contestants.map((contestant) => [contestant.name, summarize(samples.get(contestant.name)!)]));
 }

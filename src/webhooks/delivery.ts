@@ -82,6 +82,9 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
   let looking: Promise<void> | null = null;
   let lookAgain = false;
 
+  /** When the last look began (performance.now()), and the look a notice has scheduled. */
+  let lastLookAt = Number.NEGATIVE_INFINITY;
+  let lookSoon: NodeJS.Timeout | null = null;
   const look = async () => {
     lastLookAt = performance.now();
     const free = deliveriesAtOnce - active.size;
@@ -100,9 +103,6 @@ export function startWebhookDelivery(db: Database, settings: WebhookSettings, ob
     }
   };
 
-  /** When the last look began (performance.now()), and the look a notice has scheduled. */
-  let lastLookAt = Number.NEGATIVE_INFINITY;
-  let lookSoon: NodeJS.Timeout | null = null;
   /**
    * A look for a notice of new events: at once, unless one began less than noticeLookSpacingMs
    * ago; then one when that time is up, for every notice heard meanwhile. Deliveries under way get

@@ -31,27 +31,25 @@ export interface Message {
 }
 
 /**
- * An event's public JSON (as /events shows it) and its text, made once per stored event: the
+ * An event's public JSON (as /events shows it), made once per stored event, and its text: the
  * webhooks of a network share one read of its events (./eventReads.ts), so every webhook that
  * sends the event takes the same two. Neither is ever changed: a stored event is written once, and
  * the readers of its public form (standardMessage, the Discord embeds) only read it.
  */
-const shownOnce = new WeakMap<StoredEvent, { event: PublicEvent; body: string }>();
+const shownOnce = new WeakMap<StoredEvent, PublicEvent>();
 const bodies = new WeakMap<PublicEvent, string>();
 
-function shownOf(stored: StoredEvent): { event: PublicEvent; body: string } {
+/** The public JSON of an event (as /events shows it); the same object for the same stored event. */
+export function publicEvent(stored: StoredEvent): PublicEvent {
   let shown = shownOnce.get(stored);
   if (shown === undefined) {
     const body = JSON.stringify(eventView(stored));
-    shown = { event: JSON.parse(body) as PublicEvent, body };
+    shown = JSON.parse(body) as PublicEvent;
     shownOnce.set(stored, shown);
-    bodies.set(shown.event, body);
+    bodies.set(shown, body);
   }
   return shown;
 }
-
-/** The public JSON of an event (as /events shows it); the same object for the same stored event. */
-export const publicEvent = (event: StoredEvent): PublicEvent => shownOf(event).event;
 
 /** A standard webhook's request for one event (or a test event): signed with the secrets that sign now. */
 export function standardMessage(webhook: DeliverableWebhook, event: PublicEvent, nowMs: number, at: Date): Message {
