@@ -172,6 +172,8 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
 
   // A group is pipelined: each work is sent once the one before has issued its statements. The
   // works after one that fails unawaited were sent into an aborted transaction; they run again.
+  // The first pass has no savepoints: work 1's failure rolls it all back, and the savepoint pass
+  // runs the four again (then 2 and 3 once more, after work 1 fails in it too).
   postgresOnly("a work starts before the answers of the one before it: those after a failure run again, and are kept once", async () => {
     const runs = [0, 0, 0, 0];
     let firstAnswered = false;
@@ -184,7 +186,8 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
             void write.returning(Prisma.sql`SELECT pg_sleep(0.2)`).then(() => (firstAnswered = true));
             return n;
           }
-          if (n === 1) firstAnsweredWhenWorkOneStarted = firstAnswered;
+          // Its first run's view (the savepoint pass runs it again, after work 0 has answered).
+          if (n === 1) firstAnsweredWhenWorkOneStarted ??= firstAnswered;
           await write.execute(insertPlate(`PIPE-${n}`));
           if (n === 1) void write.execute(Prisma.sql`INSERT INTO no_such_table (x) VALUES (1)`);
           return n;
@@ -195,8 +198,74 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
     expect(String((outcomes[1] as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
     // Work 1 started while work 0's sleep was still running.
     expect(firstAnsweredWhenWorkOneStarted).toBe(false);
-    expect(runs).toEqual([1, 1, 2, 2]);
+    expect(runs).toEqual([2, 2, 3, 3]);
     expect(await plates("PIPE-")).toEqual(["PIPE-2", "PIPE-3"]);
+  });
+
+  // A row's xmin is the transaction that wrote it: a subtransaction's own (a savepoint's) when the
+  // write was made in one, the transaction's when not.
+  const writtenByTheTransaction = (plate: string) =>
+    Prisma.sql`SELECT (xmin = pg_current_xact_id()::xid) AS top, pg_current_xact_id()::text AS xact FROM vehicles WHERE network_id = ${network.id} AND plate = ${plate}`;
+
+  postgresOnly("a group that succeeds runs once, in one transaction, without savepoints", async () => {
+    const runs = [0, 0, 0];
+    const answers = await Promise.all(
+      [0, 1, 2].map((n) =>
+        service.db.transaction(async (write) => {
+          runs[n]++;
+          await write.execute(insertPlate(`NOSAVE-${n}`));
+          return (await write.returning<{ top: boolean; xact: string }>(writtenByTheTransaction(`NOSAVE-${n}`)))[0];
+        }, network.id),
+      ),
+    );
+    expect(runs).toEqual([1, 1, 1]);
+    expect(answers.map((answer) => answer.top)).toEqual([true, true, true]);
+    expect(new Set(answers.map((answer) => answer.xact)).size).toBe(1);
+    expect(await plates("NOSAVE-")).toEqual(["NOSAVE-0", "NOSAVE-1", "NOSAVE-2"]);
+  });
+
+  postgresOnly("a work that fails alone is answered at once; one refused before any statement leaves the others in the first pass", async () => {
+    let runs = 0;
+    const alone = service.db.transaction(async (write) => {
+      runs++;
+      await write.execute(insertPlate("ALONE-1"));
+      throw new Error("the rule refused");
+    }, network.id);
+    await expect(alone).rejects.toThrow("the rule refused");
+    expect(runs).toBe(1);
+    expect(await plates("ALONE-")).toEqual([]);
+
+    const groupRuns = [0, 0, 0];
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2].map((n) =>
+        service.db.transaction(async (write) => {
+          groupRuns[n]++;
+          if (n === 1) throw new Error("refused before writing");
+          await write.execute(insertPlate(`EARLY-${n}`));
+          return (await write.returning<{ top: boolean }>(writtenByTheTransaction(`EARLY-${n}`)))[0].top;
+        }, network.id),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null))).toEqual([true, null, true]);
+    expect(groupRuns).toEqual([1, 1, 1]);
+    expect(await plates("EARLY-")).toEqual(["EARLY-0", "EARLY-2"]);
+  });
+
+  postgresOnly("a failure after a done work: the savepoint pass keeps the others, each in its savepoint", async () => {
+    const outcomes = await Promise.allSettled(
+      [0, 1, 2].map((n) =>
+        service.db.transaction(async (write) => {
+          await write.execute(insertPlate(`AGAIN-${n}`));
+          if (n === 1) throw new Error("the rule refused");
+          return (await write.returning<{ top: boolean }>(writtenByTheTransaction(`AGAIN-${n}`)))[0].top;
+        }, network.id),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    // Written in subtransactions: the savepoint pass's.
+    expect(outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null))).toEqual([false, null, false]);
+    expect(await plates("AGAIN-")).toEqual(["AGAIN-0", "AGAIN-2"]);
   });
 
   postgresOnly("changes run again after a failure record their events once: sequences without gaps, one per kept change", async () => {

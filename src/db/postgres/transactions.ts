@@ -9,22 +9,30 @@
 // src/events/record.ts).
 //
 // A network's changes asked in one turn of the event loop are committed in groups: one transaction
-// on one connection, each change in a savepoint of its own, one after the other, one COMMIT. They
-// would take turns on the network's row anyway, each holding it through its COMMIT's WAL flush;
-// in a group the row is locked once and flushed once (figures: docs/performance.md). Changes of
-// other networks, and transactions asked without a network, run beside them on other connections.
+// on one connection, one change after the other, one COMMIT. They would take turns on the
+// network's row anyway, each holding it through its COMMIT's WAL flush; in a group the row is
+// locked once and flushed once (figures: docs/performance.md). Changes of other networks, and
+// transactions asked without a network, run beside them on other connections.
+//
+// A group first runs without savepoints: most changes succeed, and a SAVEPOINT and a RELEASE per
+// change (and the subtransaction each write then makes) cost both sides more CPU than the change
+// itself (figures: docs/performance.md). When a change fails with statements in the transaction,
+// the transaction is rolled back, and the changes it did not answer run again in a new one, each
+// in a savepoint of its own, so that one failing is rolled back alone. A change that fails alone in
+// the first transaction (none before it done) is answered with its failure at once: its
+// savepoint would have held the whole transaction.
 //
 // A group is pipelined: a change starts as soon as the one before it has issued its statements,
 // not when they have answered, so the network's row is never held while this process serves other
 // requests between two answers. A statement that fails aborts the transaction on the server, and
 // the changes sent after it fail there too (SQLSTATE 25P02): the transaction goes back to the
-// failed change's savepoint, and those changes run again from the start (a grouped work's only
-// effects are its statements and its result: ../transactions.ts).
+// failed change's savepoint (in the first pass, to its start), and those changes run again (a
+// grouped work's only effects are its statements and its result: ../transactions.ts).
 //
 // Invariants:
 // - A statement that fails aborts the transaction on the server, whether or not the work awaited
-//   it; its work fails with the first failure (or with what it threw) and is rolled back to its
-//   savepoint alone.
+//   it; its work fails with the first failure (or with what it threw), and nothing of it is kept,
+//   nor lost of the works that succeed: in the savepoint passes only it is rolled back.
 // - A work is answered only for a run that began in a live transaction: a run whose SAVEPOINT
 //   failed is discarded and run again.
 // - When the group's transaction cannot go on (a savepoint cannot be rolled back to, a connection
@@ -67,8 +75,9 @@ function failingQuietly(client: pg.PoolClient): pg.PoolClient {
 /** One run of a work in a group's pass: its statements, in the order sent, and how it ended. */
 interface Run {
   waiting: WaitingWork;
-  name: string;
-  savepoint: Promise<unknown>;
+  /** Its savepoint's name; null in the first pass, which has none. */
+  name: string | null;
+  savepoint: Promise<unknown> | null;
   statements: Promise<unknown>[];
   outcome: { value: unknown } | { thrown: unknown };
   /** RELEASE, or ROLLBACK TO and RELEASE when the work threw. */
@@ -78,7 +87,7 @@ interface Run {
 /** How a run ended, read from its settled statements. */
 type Verdict =
   | { kind: "done"; value: unknown }
-  /** It threw and was rolled back to its savepoint: the transaction goes on. */
+  /** It threw; in a savepoint, it was rolled back to it and the transaction goes on. */
   | { kind: "refused"; error: unknown }
   /** A statement it did not await failed: the runs sent after it were refused with it. */
   | { kind: "failedUnawaited"; error: unknown }
@@ -109,12 +118,16 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       issued(sent);
       return sent;
     };
+    // Counted in savepoint passes only: the names are kept statements (a bounded few).
     let savepoints = 0;
-    /** Sends each work after the one before has issued its statements; nothing waits for an answer the work does not await. */
-    async function pass(pending: WaitingWork[]): Promise<Run[]> {
+    /**
+     * Sends each work after the one before has issued its statements; nothing waits for an answer
+     * the work does not await. Each in a savepoint of its own, or (the first pass) in none.
+     */
+    async function pass(pending: WaitingWork[], inSavepoints: boolean): Promise<Run[]> {
       const runs: Run[] = [];
       for (const waiting of pending) {
-        const name = `work_${savepoints++}`;
+        const name = inSavepoints ? `work_${savepoints++}` : null;
         const statements: Promise<unknown>[] = [];
         // Settled below, unless the run is run again: then nobody reads it.
         const track = <T>(sent: Promise<T>) => {
@@ -126,14 +139,14 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
           execute: (query) => track(send(query.text, query.values).then((result) => result.rowCount ?? 0)),
           returning: <Row>(query: Prisma.Sql) => track(send(query.text, query.values).then((result) => rowsOf<Row>(result))),
         };
-        const savepoint = send(`SAVEPOINT ${name}`);
+        const savepoint = name === null ? null : send(`SAVEPOINT ${name}`);
         let outcome: Run["outcome"];
         try {
           outcome = { value: await waiting.work(write) };
         } catch (thrown) {
           outcome = { thrown };
         }
-        const end = "thrown" in outcome ? [send(`ROLLBACK TO ${name}`), send(`RELEASE ${name}`)] : [send(`RELEASE ${name}`)];
+        const end = name === null ? [] : "thrown" in outcome ? [send(`ROLLBACK TO ${name}`), send(`RELEASE ${name}`)] : [send(`RELEASE ${name}`)];
         runs.push({ waiting, name, savepoint, statements, outcome, end });
       }
       return runs;
@@ -147,16 +160,65 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       group.broken ||= !answeredByServer(failure.reason);
       group.lost ??= { error: failure.reason };
     };
-    let pending = works;
-    try {
+    /** BEGIN's answer, read once the first pass has been sent behind it. */
+    const begin = async (begun: Promise<unknown>) => {
+      const [answer] = await Promise.allSettled([begun]);
+      if (answer.status === "rejected") loseWith(answer);
+    };
+
+    /**
+     * The first pass, without savepoints: two statements fewer per work, and the works' writes
+     * made by the transaction itself rather than a subtransaction each (figures:
+     * docs/performance.md). It ends the transaction's use when every run is done (COMMIT
+     * follows); when one fails, the transaction is rolled back and the works it did not answer
+     * are left for the savepoint passes: what is left.
+     */
+    async function firstPass(): Promise<WaitingWork[] | null> {
+      const begun = send("BEGIN");
+      const runs = await pass(works, false);
+      await begin(begun);
+      for (const [index, run] of runs.entries()) {
+        if (group.lost) return [];
+        const verdict = await verdictOf(run);
+        if (verdict.kind === "done") {
+          done.push({ value: verdict.value, work: run.waiting });
+          continue;
+        }
+        if (verdict.kind === "lost") {
+          loseWith(verdict.failure);
+          return [];
+        }
+        // Refused before it issued a statement: nothing of it is in the transaction.
+        if (verdict.kind === "refused" && run.statements.length === 0) {
+          run.waiting.reject(verdict.error);
+          continue;
+        }
+        // It failed with its statements in the transaction: all goes back. Alone in it (no run
+        // before it done), its failure is its answer, as its savepoint's would be.
+        const [rolledBack] = await Promise.allSettled([send("ROLLBACK")]);
+        if (rolledBack.status === "rejected") {
+          loseWith(rolledBack);
+          return [];
+        }
+        const after = runs.slice(index + 1).map((later) => later.waiting);
+        if (done.length > 0) return [...done.splice(0).map((each) => each.work), run.waiting, ...after];
+        run.waiting.reject(verdict.error);
+        return after;
+      }
+      return null;
+    }
+
+    /** Runs `pending` in a transaction of savepoints: a work that fails is rolled back alone. */
+    async function savepointPasses(pending: WaitingWork[]): Promise<void> {
       const begun = send("BEGIN");
       // Read through a call: TypeScript would keep the loop's check, though loseWith changes it.
       const isLost = () => group.lost !== undefined;
+      let first = true;
       while (pending.length > 0 && !isLost()) {
-        const runs = await pass(pending);
+        const runs = await pass(pending, true);
         pending = [];
-        const begin = await Promise.allSettled([begun]);
-        if (begin[0].status === "rejected") loseWith(begin[0]);
+        if (first) await begin(begun);
+        first = false;
         for (const [index, run] of runs.entries()) {
           if (group.lost) {
             run.waiting.reject(group.lost.error);
@@ -179,8 +241,8 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
           // The transaction goes back to its savepoint, and the runs after it go again.
           run.waiting.reject(verdict.error);
           try {
-            await send(`ROLLBACK TO ${run.name}`);
-            await send(`RELEASE ${run.name}`);
+            await send(`ROLLBACK TO ${run.name!}`);
+            await send(`RELEASE ${run.name!}`);
           } catch (error) {
             group.lost = { error };
           }
@@ -189,6 +251,15 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
         }
       }
       for (const waiting of pending) waiting.reject(group.lost!.error);
+    }
+
+    try {
+      const left = await firstPass();
+      // null: every run of the first pass was answered in its transaction, which COMMIT ends.
+      if (left !== null && !group.lost) {
+        if (left.length === 0) return;
+        await savepointPasses(left);
+      }
       const commit = await Promise.allSettled([send(group.lost ? "ROLLBACK" : "COMMIT")]);
       if (commit[0].status === "rejected") loseWith(commit[0]);
       // Every statement succeeded, so COMMIT committed; checked all the same, as pg answers it.
@@ -198,10 +269,10 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
     } finally {
       // A connection that failed is closed, not given to the next request.
       client.release(group.broken || undefined);
+      answerDone(done, group.lost);
+      // A group that failed on the way may leave works unanswered: they fail with it (answering one twice does nothing).
+      if (group.lost) for (const waiting of works) waiting.reject(group.lost.error);
     }
-    answerDone(done, group.lost);
-    // A group that failed on the way may leave works unanswered: they fail with it (answering one twice does nothing).
-    if (group.lost) for (const waiting of works) waiting.reject(group.lost.error);
   }
 
   // A network's changes are grouped; a transaction without a network runs alone.
