@@ -387,6 +387,27 @@ describe("concurrency", () => {
     expect(await openEntries(second.id)).toBe(0);
   });
 
+  // On PostgreSQL the toggle is one statement (stop, or else start): its start meets the other
+  // writer's entry at the unique index, waits for that transaction, fails when it commits, and the
+  // toggle runs again. On SQLite the other writer holds the lock, and the toggle comes after it.
+  test("a toggle racing an entry another writer opens and commits meanwhile stops that entry", async () => {
+    const { network, officer, api } = await setup();
+    service.clock.set(T1);
+    let inserted!: () => void;
+    const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+    const otherWriter = service.db.transaction(async (write) => {
+      await write.execute(Prisma.sql`INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, ${new Date(T0)})`);
+      inserted();
+      // Uncommitted while the toggle runs.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await insertedNow;
+    const toggled = await toggle(api, officer.identifier);
+    await otherWriter;
+    expectOk(toggled, { identifier: officer.identifier, onDuty: false, startedAt: null, stoppedEntries: 1 });
+    expect(await entriesOf(officer.id)).toEqual([{ startedAt: T0, endedAt: T1 }]);
+  });
+
   test("concurrent toggle and stop calls mixed: all 200, never two open entries", async () => {
     const { officer, api } = await setup();
     service.clock.set(T0);

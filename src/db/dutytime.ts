@@ -8,7 +8,7 @@ import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
 import type { DatabaseProvider } from "../config/database";
 import { readReportEntries } from "./reportEntriesRead";
-import type { ActiveOfficer, DutytimeEntry, DutytimeStore } from "./store";
+import type { ActiveOfficer, DutytimeEntry, DutytimeStore, Toggled } from "./store";
 import { sameInstantOf, storedInstant } from "./storedInstant";
 
 async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]> {
@@ -23,6 +23,37 @@ async function startEntry(write: WriteSql, networkId: number, officerId: number,
   const [row] = await write.returning<{ id: number | string }>(Prisma.sql`
     INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${networkId}, ${officerId}, ${startedAt}) RETURNING id`);
   return Number(row.id);
+}
+
+/**
+ * Stops the officer's open entries, or, when there is none, opens one, all at `at`. On PostgreSQL
+ * one statement: a toggle in a group of a network's changes (src/db/postgres/transactions.ts)
+ * holds the group, and the network's row, for each round trip it awaits, and a start took two.
+ * SQLite's statements make no round trip.
+ */
+async function toggleEntries(write: WriteSql, provider: DatabaseProvider, networkId: number, officerId: number, at: Date): Promise<Toggled> {
+  if (provider === "sqlite") {
+    const stopped = await stopOpenEntries(write, networkId, officerId, at);
+    if (stopped.length > 0) return { stopped, started: null };
+    const id = await startEntry(write, networkId, officerId, at);
+    return { stopped, started: { id, officerId, startedAt: at, endedAt: null, autoStopped: false } };
+  }
+  // The INSERT's values are typed as its columns: a parameter in a SELECT list has no type of its own.
+  const rows = await write.returning<EntryRow>(Prisma.sql`
+    WITH stopped AS (
+      UPDATE dutytime_entries SET ended_at = ${at}
+      WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL
+      RETURNING id, officer_id, started_at, ended_at, auto_stopped
+    ), started AS (
+      INSERT INTO dutytime_entries (network_id, officer_id, started_at)
+      SELECT ${networkId}::integer, ${officerId}::integer, ${at}::timestamp(3) WHERE NOT EXISTS (SELECT 1 FROM stopped)
+      RETURNING id, officer_id, started_at, ended_at, auto_stopped
+    )
+    SELECT * FROM stopped UNION ALL SELECT * FROM started`);
+  const entries = rows.map(entryOf);
+  // A started entry is the one still open.
+  const started = entries.find((entry) => entry.endedAt === null) ?? null;
+  return { stopped: started === null ? entries : [], started };
 }
 
 async function activeOfficers(read: ReadSql, networkId: number): Promise<ActiveOfficer[]> {
@@ -106,7 +137,7 @@ const othersMeeting = (networkId: number, entry: DutytimeEntry, startedAt: Date,
 export function dutytimeStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider): DutytimeStore {
   return {
     stopOpen: (networkId, officerId, endedAt) => stopOpenEntries(write, networkId, officerId, endedAt),
-    start: (networkId, officerId, startedAt) => startEntry(write, networkId, officerId, startedAt),
+    toggle: (networkId, officerId, at) => toggleEntries(write, provider, networkId, officerId, at),
     onDuty: (networkId) => activeOfficers(read, networkId),
     openEntries: (networkId, officerIds) => openEntries(read, networkId, officerIds),
     entriesOf: (networkId, officerId, range, page) => entriesOf(read, networkId, officerId, range, page),

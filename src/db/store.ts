@@ -91,14 +91,21 @@ export function addReportEntry(entries: ReportEntries, officerId: number, starte
   else theirs.push(startedMs, end);
 }
 
+/** What a toggle did: the entries it ended (then none started), or the entry it started. */
+export interface Toggled {
+  stopped: DutytimeEntry[];
+  started: DutytimeEntry | null;
+}
+
 export interface DutytimeStore {
   /** Ends the officer's open entries at `endedAt`; answers those it ended (as ended). */
   stopOpen(networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]>;
   /**
-   * Opens an entry. A partial unique index allows one open entry per officer: a second fails
-   * with a unique violation (src/db/databaseErrors.ts).
+   * Ends the officer's open entries at `at`, or opens one at `at` when there is none: what it
+   * ended, or what it opened. A partial unique index allows one open entry per officer: a start
+   * fails with a unique violation (src/db/databaseErrors.ts) when another opened one meanwhile.
    */
-  start(networkId: number, officerId: number, startedAt: Date): Promise<number>;
+  toggle(networkId: number, officerId: number, at: Date): Promise<Toggled>;
   /** The network's officers on duty now, earliest start first. */
   onDuty(networkId: number): Promise<ActiveOfficer[]>;
   /** The open entries of these officers of the network (one statement for any number). */

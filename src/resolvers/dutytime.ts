@@ -43,13 +43,11 @@ export async function toggleDutytime(ctx: Context, identifier: string): Promise<
   for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
     try {
       return await changeWithEvents(ctx, async (tx, record): Promise<DutytimeStatus> => {
-        const stopped = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
+        const { stopped, started } = await tx.dutytime.toggle(ctx.network.id, officer.id, ctx.now());
         for (const entry of stopped) record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
-        if (stopped.length > 0) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
-        const startedAt = ctx.now();
-        const entryId = await tx.dutytime.start(ctx.network.id, officer.id, startedAt);
-        record("dutytime.started", officer.identifier, dutytimeData(officer, { id: entryId, startedAt, endedAt: null }));
-        return { identifier, onDuty: true, startedAt, stoppedEntries: 0 };
+        if (started === null) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };
+        record("dutytime.started", officer.identifier, dutytimeData(officer, started));
+        return { identifier, onDuty: true, startedAt: started.startedAt, stoppedEntries: 0 };
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
