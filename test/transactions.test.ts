@@ -5,7 +5,7 @@
 import Database from "libsql";
 import { Prisma } from "../src/generated/prisma/client";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
-import { changeWithEvents } from "../src/events/record";
+import { changeInOneStatement, changeWithEvents } from "../src/events/record";
 import { issued } from "../src/db/transactions";
 import { operatorKey } from "../src/context";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
@@ -266,6 +266,78 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
     // Written in subtransactions: the savepoint pass's.
     expect(outcomes.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : null))).toEqual([false, null, false]);
     expect(await plates("AGAIN-")).toEqual(["AGAIN-0", "AGAIN-2"]);
+  });
+
+  // Works of one statement (WorkShape): in the first pass each is sent once the one before has
+  // sent its statement, without waiting for its answer; each issues its events at its turn.
+  const oneStatement = { oneStatement: true } as const;
+
+  postgresOnly("works of one statement are sent before the answers of those before them; any other waits for them", async () => {
+    let firstAnswered = false;
+    const answeredWhenCalled: boolean[] = [];
+    const outcomes = await Promise.all([
+      service.db.transaction(async (write) => {
+        answeredWhenCalled.push(firstAnswered);
+        await write.returning(Prisma.sql`SELECT pg_sleep(0.2)`);
+        firstAnswered = true;
+        return 0;
+      }, network.id, oneStatement),
+      service.db.transaction(async (write) => {
+        answeredWhenCalled.push(firstAnswered);
+        await write.execute(insertPlate("SHAPED-1"));
+        return 1;
+      }, network.id, oneStatement),
+      // Not of that shape: called once those before it have ended.
+      service.db.transaction(async (write) => {
+        answeredWhenCalled.push(firstAnswered);
+        await write.execute(insertPlate("SHAPED-2"));
+        return 2;
+      }, network.id),
+    ]);
+    expect(outcomes).toEqual([0, 1, 2]);
+    expect(answeredWhenCalled).toEqual([false, false, true]);
+    expect(await plates("SHAPED-")).toEqual(["SHAPED-1", "SHAPED-2"]);
+  });
+
+  postgresOnly("the events of works of one statement follow the works' order, even when one before takes longer to record", async () => {
+    const scope = { db: service.db, network: { id: network.id }, key: operatorKey, now: () => new Date() };
+    const before = await lastSequence();
+    await Promise.all(
+      [0, 1, 2].map((n) =>
+        changeInOneStatement(scope, async (tx, record) => {
+          await tx.write.execute(insertPlate(`TURN-${n}`));
+          // The first is slow to record: the others' events wait for its turn.
+          if (n === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+          record("network.updated", network.id, { changes: { name: { from: "a", to: `turn ${n}` } } });
+          return n;
+        }),
+      ),
+    );
+    const events = await service.db.read<{ sequence: number; data: string }>(
+      Prisma.sql`SELECT sequence, data FROM events WHERE network_id = ${network.id} AND sequence > ${before} ORDER BY sequence`,
+    );
+    expect(events.map((event) => JSON.parse(event.data).changes.name.to)).toEqual(["turn 0", "turn 1", "turn 2"]);
+  });
+
+  postgresOnly("a work that breaks its shape (a second statement before its turn) runs again in a savepoint, and is kept once", async () => {
+    const runs = [0, 0];
+    const answers = await Promise.all(
+      [0, 1].map((n) =>
+        service.db.transaction(
+          async (write) => {
+            runs[n]++;
+            await write.execute(insertPlate(`BROKEN-${n}`));
+            return (await write.returning<{ top: boolean }>(writtenByTheTransaction(`BROKEN-${n}`)))[0].top;
+          },
+          network.id,
+          oneStatement,
+        ),
+      ),
+    );
+    // Written in the savepoint pass's subtransactions.
+    expect(answers).toEqual([false, false]);
+    expect(runs).toEqual([2, 2]);
+    expect(await plates("BROKEN-")).toEqual(["BROKEN-0", "BROKEN-1"]);
   });
 
   postgresOnly("changes run again after a failure record their events once: sequences without gaps, one per kept change", async () => {

@@ -417,16 +417,16 @@ describe("outcomes written together", () => {
     let transactions = 0;
     const counted: Database = {
       ...service.db,
-      inTransaction: (work, networkId) =>
-        service.db.inTransaction((tx) => {
+      inTransaction: (work, networkId, shape) =>
+        service.db.inTransaction((tx, turn) => {
           let counted = false;
           const settle: typeof tx.webhooks.settle = (owner, id, ...rest) => {
             if (ours.has(id) && !counted) transactions++;
             counted ||= ours.has(id);
             return tx.webhooks.settle(owner, id, ...rest);
           };
-          return work({ ...tx, webhooks: { ...tx.webhooks, settle } });
-        }, networkId),
+          return work({ ...tx, webhooks: { ...tx.webhooks, settle } }, turn);
+        }, networkId, shape),
     };
     const own = startWebhookDelivery(counted, { ...settings, settleWaitMs: 2_000 }, observer);
     try {

@@ -23,7 +23,7 @@ import { recordCountStore } from "./recordCounts";
 import { eventStore } from "./events";
 import { webhookStore } from "./webhooks";
 import { postgresEventNotices, sqliteEventNotices, type EventNotices } from "./eventNotices";
-import { joined, type TransactionalAdapter, type WriteTransaction } from "./transactions";
+import { joined, type TransactionalAdapter, type WorkShape, type WriteTransaction } from "./transactions";
 import { groupCommitTransactions } from "./sqlite/groupCommit";
 import { SqliteAdapterFactory } from "./sqlite/adapter";
 import { sqliteFilePath } from "./sqlite/filePath";
@@ -67,7 +67,7 @@ export interface Database extends Stores {
    * WriteSql): they commit together or not at all (src/db/transactions.ts). A change and its
    * event are written so (src/events/record.ts).
    */
-  inTransaction<T>(work: (tx: TransactionStores) => Promise<T>, networkId?: number): Promise<T>;
+  inTransaction<T>(work: (tx: TransactionStores, turn: Promise<void>) => Promise<T>, networkId?: number, shape?: WorkShape): Promise<T>;
   /**
    * When what a process keeps of API keys must be dropped: PostgreSQL announces changes to keys
    * and networks (src/db/postgres/keyChanges.ts, heard on src/db/postgres/listener.ts), SQLite
@@ -123,7 +123,8 @@ export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSq
 
 /** Transactions whose stores are those of `paths` on the transaction's connection. */
 function storesInTransactions(paths: Paths): Database["inTransaction"] {
-  return (work, networkId) => paths.transaction((write) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }), networkId);
+  return (work, networkId, shape) =>
+    paths.transaction((write, turn) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }, turn), networkId, shape);
 }
 
 export async function openDatabase(

@@ -9,12 +9,13 @@
 //   the requests that arrived, and holds at most maxGroupWorks works.
 // - A work without a key runs alone, at once.
 // - A work is answered once: done only after the COMMIT that holds it.
-import type { WriteSql } from "./adapterWrites";
-import { maxGroupWorks, type WriteTransaction } from "./transactions";
+import { maxGroupWorks, type GroupedWork, type WorkShape, type WriteTransaction } from "./transactions";
 
 /** A work waiting for its group, and how to answer it. */
 export interface WaitingWork {
-  work: (write: WriteSql) => Promise<unknown>;
+  work: GroupedWork<unknown>;
+  /** Its shape, if it promised one. */
+  shape: WorkShape | undefined;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -47,9 +48,9 @@ export function groupedTransactions(runGroup: GroupRunner, keyOf: (networkId: nu
     });
   }
 
-  return <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) =>
+  return <T>(work: GroupedWork<T>, networkId?: number, shape?: WorkShape) =>
     new Promise<T>((resolve, reject) => {
-      const waiting: WaitingWork = { work, resolve: resolve as (value: unknown) => void, reject };
+      const waiting: WaitingWork = { work, shape, resolve: resolve as (value: unknown) => void, reject };
       const key = keyOf(networkId);
       if (key === undefined) return void run([waiting]);
       const queue = waitingFor.get(key);

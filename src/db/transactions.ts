@@ -32,12 +32,34 @@ export interface TransactionalAdapter extends QueryableAdapter {
 
 /**
  * Runs `work` in one transaction: committed when it resolves, rolled back when it throws. A
- * change of a network names it: the network's changes asked together may share one transaction,
- * each in a savepoint, and one COMMIT (SQLite groups every change asked in one turn). A work
+ * change of a network names it: the network's changes asked together may share one transaction
+ * and one COMMIT, a failing one rolled back alone (SQLite groups every change asked in one turn). A work
  * named with a network may run more than once (PostgreSQL's groups run again the works sent
  * after one that failed): its only effects are its statements and its result.
  */
-export type WriteTransaction = <T>(work: (write: WriteSql) => Promise<T>, networkId?: number) => Promise<T>;
+export type WriteTransaction = <T>(work: GroupedWork<T>, networkId?: number, shape?: WorkShape) => Promise<T>;
+
+/**
+ * A work of a transaction. `turn` resolves when the works before it in its group have issued all
+ * their statements: a work of one statement (WorkShape) issues the rest after it; any other may
+ * ignore it (it has come by the time such a work is called).
+ */
+export type GroupedWork<T> = (write: WriteSql, turn: Promise<void>) => Promise<T>;
+
+/**
+ * What a work promises of its statements, so that its group may send it sooner. `oneStatement`: it
+ * issues one statement when called, then, after that statement's answer and its `turn`, only
+ * appends events (src/events/record.ts). On PostgreSQL the works of this shape in a group's first
+ * pass go out one after the other without waiting for each other's answers: a statement of one and
+ * the events of another touch different rows and columns, so the order they run in changes nothing
+ * (src/db/postgres/transactions.ts). Undefined: none promised.
+ */
+export interface WorkShape {
+  oneStatement: true;
+}
+
+/** The turn of a work whose group is run one work after the other: it has come. */
+export const turnCome: Promise<void> = Promise.resolve();
 
 /** Most works one COMMIT ends: a work waits for at most that many others before its own. */
 export const maxGroupWorks = 32;
@@ -46,7 +68,7 @@ export const maxGroupWorks = 32;
 export const joined =
   (write: WriteSql): WriteTransaction =>
   (work) =>
-    work(write);
+    work(write, turnCome);
 
 /**
  * Issues a statement whose answer the work does not read: the statements after it (and COMMIT)

@@ -3,8 +3,8 @@
 // commit in one transaction (src/db/transactions.ts), or neither does. A change that changes
 // nothing records nothing: the rule simply records no event. No route or resolver builds an event.
 import type { Database, TransactionStores } from "../db/client";
-import { issued } from "../db/transactions";
-import type { EventActor, StoredEvent } from "../db/store";
+import { issued, turnCome, type WorkShape } from "../db/transactions";
+import type { EventActor, NewEvent, StoredEvent } from "../db/store";
 import type { KeyScope } from "../context";
 import { eventTypes, type EventType } from "../model/eventTypes";
 
@@ -48,35 +48,50 @@ export async function changeWithEvents<T>(
   scope: ChangeScope,
   change: (tx: TransactionStores, record: RecordEvent) => Promise<T>,
   actor: EventActor = actorOf(scope.key),
+  shape?: WorkShape,
 ): Promise<T> {
-  const recordIn =
-    (tx: TransactionStores, appended: Promise<StoredEvent>[]): RecordEvent =>
-    (type, subjectId, data) => {
-      const appending = tx.events.append({
-        networkId: scope.network.id,
-        type,
-        occurredAt: scope.now(),
-        actor,
-        subject: { type: eventTypes[type].subject, id: String(subjectId) },
-        data: jsonData(data),
-      });
+  const eventOf = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => ({
+    networkId: scope.network.id,
+    type,
+    occurredAt: scope.now(),
+    actor,
+    subject: { type: eventTypes[type].subject, id: String(subjectId) },
+    data: jsonData(data),
+  });
+  // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
+  const run = async (tx: TransactionStores, turn: Promise<void>) => {
+    const appended: Promise<StoredEvent>[] = [];
+    const append = (event: NewEvent) => {
+      const appending = tx.events.append(event);
       issued(appending);
       appended.push(appending);
     };
-  // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
-  const run = async (tx: TransactionStores) => {
-    const appended: Promise<StoredEvent>[] = [];
-    return { result: await change(tx, recordIn(tx, appended)), appended };
+    if (shape === undefined) return { result: await change(tx, (...recorded) => append(eventOf(...recorded))), appended };
+    // Made when recorded, appended in that order once the work's turn has come.
+    const events: NewEvent[] = [];
+    const result = await change(tx, (...recorded) => void events.push(eventOf(...recorded)));
+    await turn;
+    events.forEach(append);
+    return { result, appended };
   };
   if (scope.within) {
-    const { result, appended } = await run(scope.within.tx);
+    const { result, appended } = await run(scope.within.tx, turnCome);
     scope.within.committed.push(...(await Promise.all(appended)));
     return result;
   }
-  const { result, appended } = await scope.db.inTransaction(run, scope.network.id);
+  const { result, appended } = await scope.db.inTransaction(run, scope.network.id, shape);
   announceCommitted(scope.db, await Promise.all(appended));
   return result;
 }
+
+/**
+ * changeWithEvents for a change that makes one statement, when called, and after its answer only
+ * records events (a toggle or stop on PostgreSQL, a vehicle's update or deletion): in its group it
+ * is sent without waiting for the answers of the changes before it (src/db/transactions.ts,
+ * WorkShape). A change that breaks the shape fails in that pass and runs again one after the other.
+ */
+export const changeInOneStatement = <T>(scope: ChangeScope, change: (tx: TransactionStores, record: RecordEvent) => Promise<T>): Promise<T> =>
+  changeWithEvents(scope, change, actorOf(scope.key), { oneStatement: true });
 
 /** Tells this process's subscribers of events just committed (other processes learn through the database). */
 export function announceCommitted(db: Database, events: readonly StoredEvent[]): void {

@@ -6,7 +6,7 @@ import { findOfficer } from "./officers";
 import { isUniqueViolation } from "../db/databaseErrors";
 import { conflict } from "../errors";
 import { endStaleEntries } from "./staleEntries";
-import { changeWithEvents } from "../events/record";
+import { changeInOneStatement } from "../events/record";
 import { dutytimeData } from "../events/data";
 
 export interface DutytimeStatus {
@@ -22,7 +22,7 @@ export type { ActiveOfficer };
 export async function stopDutytime(ctx: Context, identifier: string): Promise<DutytimeStatus> {
   const officer = await findOfficer(ctx, identifier);
   await endStaleEntries(ctx);
-  const stopped = await changeWithEvents(ctx, async (tx, record) => {
+  const stopped = await changeInOneStatement(ctx, async (tx, record) => {
     const ended = await tx.dutytime.stopOpen(ctx.network.id, officer.id, ctx.now());
     for (const entry of ended) record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "stop" });
     return ended;
@@ -42,7 +42,7 @@ export async function toggleDutytime(ctx: Context, identifier: string): Promise<
   await endStaleEntries(ctx);
   for (let attempt = 0; attempt < maxToggleAttempts; attempt++) {
     try {
-      return await changeWithEvents(ctx, async (tx, record): Promise<DutytimeStatus> => {
+      return await changeInOneStatement(ctx, async (tx, record): Promise<DutytimeStatus> => {
         const { stopped, started } = await tx.dutytime.toggle(ctx.network.id, officer.id, ctx.now());
         for (const entry of stopped) record("dutytime.stopped", officer.identifier, { ...dutytimeData(officer, entry), reason: "toggle" });
         if (started === null) return { identifier, onDuty: false, startedAt: null, stoppedEntries: stopped.length };

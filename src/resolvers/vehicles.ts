@@ -7,7 +7,7 @@ import { Validator, textFault } from "./validation";
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { parseStoredId } from "./ids";
 import { searchNeedle, searchTextOf, vehicleChanges, type VehicleInput } from "./vehicleInput";
-import { changeWithEvents, changesBetween } from "../events/record";
+import { changeInOneStatement, changeWithEvents, changesBetween } from "../events/record";
 import { issued } from "../db/transactions";
 import { retryAsRead } from "./asRead";
 import { vehicleData, vehicleFieldNames } from "../events/data";
@@ -83,7 +83,7 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
     const updatedAt = new Date(Math.max(ctx.now().getTime(), current.updatedAt.getTime() + 1));
     const searchText = searchTextOf(next);
     const changed = changesBetween(current, changes, vehicleFieldNames);
-    const updated = await changeWithEvents(ctx, async (tx, record) => {
+    const updated = await changeInOneStatement(ctx, async (tx, record) => {
       if (!(await tx.vehicles.updateAsRead(current, changes, searchText, updatedAt))) return false;
       // updatedAt is not a change: an update that changes no field records nothing.
       if (Object.keys(changed).length > 0) record("vehicle.updated", current.id, { changes: changed });
@@ -99,7 +99,7 @@ export async function deleteVehicle(ctx: Context, id: string | number): Promise<
   for (let attempt = 0; ; attempt++) {
     // Gone in between (deleted by a concurrent call): not found.
     const vehicle = await findVehicle(ctx, id);
-    const removed = await changeWithEvents(ctx, async (tx, record) => {
+    const removed = await changeInOneStatement(ctx, async (tx, record) => {
       if (!(await tx.vehicles.removeAsRead(vehicle))) return false;
       record("vehicle.deleted", vehicle.id, vehicleData(vehicle));
       return true;

@@ -22,6 +22,12 @@
 // the first transaction (none before it done) is answered with its failure at once: its
 // savepoint would have held the whole transaction.
 //
+// In the first pass, a change that promised one statement (WorkShape, ../transactions.ts) does not
+// wait for the answers of those before it: it is sent once the one before has sent its statement,
+// and it appends its events at its turn, when all before it have issued theirs. Without that each
+// awaited answer of a group is a round trip through the event loop while the group holds the
+// network's row.
+//
 // A group is pipelined: a change starts as soon as the one before it has issued its statements,
 // not when they have answered, so the network's row is never held while this process serves other
 // requests between two answers. A statement that fails aborts the transaction on the server, and
@@ -43,7 +49,7 @@ import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
 import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
-import { issued, type WriteTransaction } from "../transactions";
+import { issued, turnCome, type WriteTransaction } from "../transactions";
 import { runOnClient } from "./pgInternals";
 import type { PreparingPool } from "./preparingPool";
 import { arrayRowsQueryOf, rowsOf } from "./reads";
@@ -122,33 +128,52 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
     let savepoints = 0;
     /**
      * Sends each work after the one before has issued its statements; nothing waits for an answer
-     * the work does not await. Each in a savepoint of its own, or (the first pass) in none.
+     * the work does not await. Each in a savepoint of its own, or (the first pass) in none; there,
+     * a work of one statement (WorkShape) is sent as soon as the one before has sent its first, and
+     * issues its events once all before it have issued theirs (its turn).
      */
     async function pass(pending: WaitingWork[], inSavepoints: boolean): Promise<Run[]> {
       const runs: Run[] = [];
+      /** Settles once every work called so far has ended, so has issued all its statements. */
+      let calledEnded: Promise<unknown> = turnCome;
       for (const waiting of pending) {
+        const overlapping = !inSavepoints && waiting.shape?.oneStatement === true;
+        // Any other work runs after all the statements of those before it.
+        if (!overlapping) await calledEnded;
         const name = inSavepoints ? `work_${savepoints++}` : null;
         const statements: Promise<unknown>[] = [];
+        let turnCame = !overlapping;
+        const turn = overlapping ? calledEnded.then(() => void (turnCame = true)) : turnCome;
         // Settled below, unless the run is run again: then nobody reads it.
-        const track = <T>(sent: Promise<T>) => {
-          issued(sent);
-          statements.push(sent);
-          return sent;
+        const track = <T>(sent: () => Promise<T>) => {
+          // A work that broke its shape fails, and the savepoint pass runs it one after the other.
+          if (statements.length > 0 && !turnCame) throw new Error("A work of one statement issued a second before its turn.");
+          const statement = sent();
+          issued(statement);
+          statements.push(statement);
+          return statement;
         };
         const write: WriteSql = {
-          execute: (query) => track(send(query.text, query.values).then((result) => result.rowCount ?? 0)),
-          returning: <Row>(query: Prisma.Sql) => track(send(query.text, query.values).then((result) => rowsOf<Row>(result))),
+          execute: (query) => track(() => send(query.text, query.values).then((result) => result.rowCount ?? 0)),
+          returning: <Row>(query: Prisma.Sql) => track(() => send(query.text, query.values).then((result) => rowsOf<Row>(result))),
         };
         const savepoint = name === null ? null : send(`SAVEPOINT ${name}`);
-        let outcome: Run["outcome"];
-        try {
-          outcome = { value: await waiting.work(write) };
-        } catch (thrown) {
-          outcome = { thrown };
-        }
-        const end = name === null ? [] : "thrown" in outcome ? [send(`ROLLBACK TO ${name}`), send(`RELEASE ${name}`)] : [send(`RELEASE ${name}`)];
-        runs.push({ waiting, name, savepoint, statements, outcome, end });
+        const run: Run = { waiting, name, savepoint, statements, outcome: { thrown: new Error("The work has not ended.") }, end: [] };
+        runs.push(run);
+        const ended = (async () => {
+          try {
+            run.outcome = { value: await waiting.work(write, turn) };
+          } catch (thrown) {
+            run.outcome = { thrown };
+          }
+        })();
+        calledEnded = Promise.all([calledEnded, ended]);
+        if (overlapping && statements.length === 1) continue;
+        // Not sent at once as promised (or not promised): the next work waits for its end.
+        await calledEnded;
+        if (name !== null) run.end = "thrown" in run.outcome ? [send(`ROLLBACK TO ${name}`), send(`RELEASE ${name}`)] : [send(`RELEASE ${name}`)];
       }
+      await calledEnded;
       return runs;
     }
 

@@ -15,7 +15,7 @@
 //   from the check phase, with at most maxGroupWorks works.
 import { adapterWrites } from "../adapterWrites";
 import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
-import { tracked, type TransactionalAdapter, type WriteTransaction } from "../transactions";
+import { tracked, turnCome, type TransactionalAdapter, type WriteTransaction } from "../transactions";
 
 const noArgs = { args: [], argTypes: [] };
 
@@ -37,7 +37,7 @@ export function groupCommitTransactions(adapter: () => Promise<TransactionalAdap
       const { write, settled } = tracked(adapterWrites("sqlite", () => Promise.resolve(tx)));
       try {
         await run("SAVEPOINT work");
-        const value = await work.work(write);
+        const value = await work.work(write, turnCome);
         // Statements the work issued without awaiting them (an event's) end before it is done.
         await settled();
         await run("RELEASE work");
