@@ -31,7 +31,8 @@ export function actorOf(key: KeyScope): EventActor {
 
 /**
  * Records one event of the change: its type, the id of what it is about, its data. Its statement
- * goes out at once, in the change's order; its answer (the event's sequence) is read when the
+ * goes out at once, in the change's order (a change of one statement's: when the change ends and
+ * its turn has come, in the order recorded); its answer (the event's sequence) is read when the
  * transaction ends, so a change never waits for it (on PostgreSQL, COMMIT follows without a round
  * trip: src/db/postgres/transactions.ts). A failed event fails the change's transaction.
  */
