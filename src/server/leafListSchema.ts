@@ -3,9 +3,9 @@
 // completes every list item through a handler that allocates two closures per item: a duty hours
 // report's seconds per officer and period (200 officers by 31 days) made most of the request's
 // garbage (figures: docs/performance.md, "GraphQL: lists of leaves compiled as one value"). As
-// one value, the resolver's array is answered as it is. The invariant that makes this exact is the one of disableLeafSerialization:
-// every resolver returns a leaf in its type's own JSON form, and no null inside a list whose items
-// are non-null. Lists of objects and of custom scalars (DateTime, whose values are serialized)
+// one value, the resolver's array is answered as it is. The invariant that makes this exact is
+// the one of disableLeafSerialization: every resolver returns a leaf in its type's own JSON form,
+// and no null inside a list whose items are non-null. Lists of objects and of custom scalars (DateTime, whose values are serialized)
 // keep their type. Only execution sees this schema: documents are validated against the served
 // one, and documents that introspect it (__schema, __type) are compiled against it unchanged, so
 // introspection answers the served types. test/graphql.test.ts compares every query field

@@ -185,7 +185,7 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       group.broken ||= !answeredByServer(failure.reason);
       group.lost ??= { error: failure.reason };
     };
-    /** BEGIN's answer, read once the first pass has been sent behind it. */
+    /** BEGIN's answer, read once a pass has been sent behind it (again, for each pass: it settled once). */
     const begin = async (begun: Promise<unknown>) => {
       const [answer] = await Promise.allSettled([begun]);
       if (answer.status === "rejected") loseWith(answer);
@@ -194,9 +194,9 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
     /**
      * The first pass, without savepoints: two statements fewer per work, and the works' writes
      * made by the transaction itself rather than a subtransaction each (figures:
-     * docs/performance.md). It ends the transaction's use when every run is done (COMMIT
-     * follows); when one fails, the transaction is rolled back and the works it did not answer
-     * are left for the savepoint passes: what is left.
+     * docs/performance.md). Answers null when every run is done (COMMIT follows); when one
+     * fails, it rolls the transaction back and answers the works it did not answer, for the
+     * savepoint passes.
      */
     async function firstPass(): Promise<WaitingWork[] | null> {
       const begun = send("BEGIN");
@@ -238,12 +238,10 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
       const begun = send("BEGIN");
       // Read through a call: TypeScript would keep the loop's check, though loseWith changes it.
       const isLost = () => group.lost !== undefined;
-      let first = true;
       while (pending.length > 0 && !isLost()) {
         const runs = await pass(pending, true);
         pending = [];
-        if (first) await begin(begun);
-        first = false;
+        await begin(begun);
         for (const [index, run] of runs.entries()) {
           if (group.lost) {
             run.waiting.reject(group.lost.error);
