@@ -2,6 +2,8 @@
 // the matches first (through either trigram index), or testing rows with strpos, finds exactly
 // the rows, in the same order, that LIKE over the network's rows finds, and the plan gathers
 // them where reading in order would read far more rows.
+import fs from "node:fs";
+import path from "node:path";
 import { Prisma } from "../src/generated/prisma/client";
 import { planPostgresSearch, readRows, type PostgresSearchSource as SearchSource } from "../src/db/postgres/searchPlan";
 import { postgresRows } from "../src/db/postgres/pageRows";
@@ -167,6 +169,33 @@ describePostgres("the network's own trigram keys (PostgreSQL)", () => {
   test("a needle's keys are its trigrams of ASCII letters and digits, keyed by the network", () => {
     expect(needleKeys(7, "b-ab 1234").split(" ")).toEqual(["7:123", "7:234"]);
     expect(needleKeys(7, "ölfass 1212").split(" ")).toEqual(["7:lfa", "7:fas", "7:ass", "7:121", "7:212"]);
+  });
+
+  test("the keys' function answers, for every stored text, the keys its first version wrote (the index was kept)", async () => {
+    // The first version (a SQL function), made again from its own migration as a temporary
+    // function: *_vehicle_search_keys_plpgsql replaced it without rebuilding the index.
+    const migrations = path.join(__dirname, "..", "prisma", "postgresql", "migrations");
+    const first = fs.readFileSync(path.join(migrations, "20261123180000_vehicle_search_keys", "migration.sql"), "utf8");
+    const definition = /^DO \$\$[\s\S]*?^\$\$;$/m.exec(first)?.[0];
+    expect(definition).toContain('CREATE FUNCTION "vehicle_search_keys"');
+    const connection = new pg.Client({ connectionString: service.databaseUrl });
+    await connection.connect();
+    try {
+      await connection.query(definition!.replace('CREATE FUNCTION "vehicle_search_keys"', 'CREATE FUNCTION pg_temp."first_search_keys"'));
+      const [language] = (await connection.query("SELECT l.lanname FROM pg_proc p JOIN pg_language l ON l.oid = p.prolang WHERE p.proname = 'vehicle_search_keys'")).rows;
+      expect(language.lanname).toBe("plpgsql");
+      const texts = (await connection.query<{ search_text: string }>("SELECT search_text FROM vehicles WHERE network_id = $1", [network.id])).rows;
+      const samples = [...texts.map((row) => row.search_text), "", "a", "ä-ö b-4 xyzzy 0x12", "DD-PX 518 Annis Kuruma Björn Groß"];
+      expect(samples.length).toBeGreaterThan(awkwardVehicles.length);
+      const { rows } = await connection.query<{ now: string[]; before: string[] }>(
+        "SELECT vehicle_search_keys($1, text) AS now, pg_temp.first_search_keys($1, text) AS before FROM unnest($2::text[]) AS text",
+        [network.id, samples],
+      );
+      expect(rows.some((row) => row.now.length > 0)).toBe(true);
+      for (const row of rows) expect(row.now).toEqual(row.before);
+    } finally {
+      await connection.end();
+    }
   });
 
   test("both trigram indexes take writes at once: no pending list that every search reads whole", async () => {
