@@ -15,7 +15,12 @@ import { planPostgresPage } from "./pageRows";
 /** updated_at is the instant read. */
 const sameInstant: SameInstant = (instant) => sameInstantOf("postgresql")("updated_at", instant);
 
-const nextId = Prisma.sql`SELECT nextval(pg_get_serial_sequence('vehicles', 'id')) AS id`;
+/**
+ * The sequence the init migration's SERIAL column made, named as a constant: PostgreSQL resolves
+ * it once, when the statement is prepared. pg_get_serial_sequence looked it up in the catalog on
+ * every call (figures: docs/performance.md).
+ */
+const nextId = Prisma.sql`SELECT nextval('vehicles_id_seq'::regclass) AS id`;
 
 export function postgresVehicleStore(read: ReadSql, write: WriteSql): VehicleStore {
   return {
