@@ -121,7 +121,11 @@ export class PreparingPool extends pg.Pool {
           if (error) reject(error);
           else resolve(result);
         };
-        client.query(config as pg.QueryConfig, answered as never);
+        try {
+          client.query(config as pg.QueryConfig, answered as never);
+        } catch (error) {
+          if (release(error as Error)) reject(error as Error);
+        }
       });
     });
   }
