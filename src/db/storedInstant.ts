@@ -1,8 +1,8 @@
 // Instants as the adapters read them: ISO text with a "+00:00" offset. Formatting a Date back to
 // ISO text costs CPU, and a list page formats 30 of them (figures: docs/performance.md): an instant
 // read in the canonical millisecond form keeps its text, so serializing it formats nothing. Its
-// time is made from the text's digits (Date.UTC), not by Date's text parser, which cost twice as
-// much. And how a statement compares an instant on each database (sameInstantOf).
+// time is made from the text's digits (Date.UTC), which costs less than Date's text parser. And
+// how a statement compares an instant on each database (sameInstantOf).
 import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
