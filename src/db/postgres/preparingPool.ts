@@ -2,13 +2,6 @@
 // join) cost the server several times the CPU it costs as a named (prepared) statement whose plan
 // PostgreSQL keeps (figures: docs/performance.md). The hot reads whose best plan does not depend on
 // their values run named; Prisma's own statements and the searches stay unnamed.
-//
-// A named statement's plan is kept only if PostgreSQL chooses its generic plan, and by default
-// (plan_cache_mode auto) it compares costs: a page's generic plan, which cannot know LIMIT and
-// OFFSET, is priced for a tenth of the network's rows, so a page was planned again at every run.
-// Named statements therefore run on a connection set to force_generic_plan, which is right for
-// them by what naming means (their best plan does not depend on their values); every other use of
-// a connection (Prisma's statements, transactions, the searches) gets it back as configured.
 import pg from "pg";
 
 /**
@@ -25,23 +18,6 @@ export function planIsStable(sql: string): boolean {
 const maxNamedStatements = 200;
 
 type QueryConfigWithName = pg.QueryConfig & { name?: string };
-
-type PlanMode = "generic" | "configured";
-
-/** What each connection was last set to; a connection not in it is set before its next use. */
-const planModes = new WeakMap<pg.PoolClient, PlanMode>();
-
-/**
- * Sets the connection's plan mode if it is not set so. The SET goes out before the statement the
- * caller sends next on the connection (pipeline mode sends each as it is issued, in order); if it
- * fails, the mode is set again at the connection's next use. RESET gives back the connection's
- * own setting (the server's, or a connection string's `options`).
- */
-function planOn(client: pg.PoolClient, mode: PlanMode): void {
-  if (planModes.get(client) === mode) return;
-  planModes.set(client, mode);
-  client.query(mode === "generic" ? "SET plan_cache_mode = force_generic_plan" : "RESET plan_cache_mode").catch(() => planModes.delete(client));
-}
 
 /** A pg Pool that runs the statement texts it was asked to keep as named statements. */
 export class PreparingPool extends pg.Pool {
@@ -63,8 +39,7 @@ export class PreparingPool extends pg.Pool {
   }
 
   // pg's overloads (callback or promise, config or text) all pass through; only a config
-  // object of a kept text gains a name. A named statement asked for by promise runs with
-  // generic plans (runNamed); the rest on a connection as configured (connect, below).
+  // object of a kept text gains a name.
   override query(...args: unknown[]): never {
     const [config] = args;
     // A query object (src/db/postgres/pgInternals.ts) names itself; copying it would break it.
@@ -72,61 +47,6 @@ export class PreparingPool extends pg.Pool {
       const name = this.names.get((config as QueryConfigWithName).text);
       if (name) args[0] = { ...(config as QueryConfigWithName), name };
     }
-    if (args.length === 1 && (args[0] as QueryConfigWithName | undefined)?.name) return this.runNamed(args[0] as QueryConfigWithName) as never;
     return (super.query as (...callArgs: unknown[]) => never)(...args);
-  }
-
-  /**
-   * Every connection handed out (to pg's own query, Prisma's adapter, a transaction) is set back
-   * as configured first, if a named statement left it generic.
-   */
-  override connect(...args: unknown[]): never {
-    const [callback] = args as [((error: Error | undefined, client: pg.PoolClient | undefined, done: unknown) => void) | undefined];
-    if (typeof callback !== "function") {
-      return super.connect().then((client) => {
-        planOn(client, "configured");
-        return client;
-      }) as never;
-    }
-    return super.connect((error, client, done) => {
-      if (!error && client) planOn(client, "configured");
-      callback(error, client, done);
-    }) as never;
-  }
-
-  /**
-   * A named statement on a connection set to generic plans, released as pg's own query
-   * releases it: with the error, if any, so a connection that failed is not reused.
-   */
-  private runNamed(config: QueryConfigWithName): Promise<unknown> {
-    return new Promise((resolve, reject) => {
-      super.connect((connectError, client) => {
-        if (connectError || !client) return reject(connectError);
-        let released = false;
-        const release = (error?: Error) => {
-          if (released) return false;
-          released = true;
-          client.removeListener("error", lost);
-          client.release(error);
-          return true;
-        };
-        const lost = (error: Error) => {
-          if (release(error)) reject(error);
-        };
-        client.once("error", lost);
-        planOn(client, "generic");
-        // The callback form: a query object (pgInternals.ts) answers through its callback only.
-        const answered = (error: Error | null, result: unknown) => {
-          if (!release(error ?? undefined)) return;
-          if (error) reject(error);
-          else resolve(result);
-        };
-        try {
-          client.query(config as pg.QueryConfig, answered as never);
-        } catch (error) {
-          if (release(error as Error)) reject(error as Error);
-        }
-      });
-    });
   }
 }
