@@ -72,6 +72,7 @@ function publicApiReads(pool: PreparingPool, pipelined: pg.Client): ReadSql {
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(configOf(query)))[0],
+    page: read,
   });
 }
 

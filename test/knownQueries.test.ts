@@ -83,6 +83,7 @@ describe("a known query with errors runs once", () => {
       {
         first: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.first<Row>(query)),
         byKey: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.byKey<Row>(query)),
+        page: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.page<Row>(query)),
       },
     );
     const app = createApp({ db: overPaths(service.db, { read: counted }), now: service.clock.now });

@@ -8,6 +8,7 @@ import { defaultPoolSettings } from "../src/config/database";
 import { openDatabase, type Database } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { PreparingPool, planIsStable } from "../src/db/postgres/preparingPool";
+import { connectionPoolOf } from "../src/db/postgres/connect";
 import { freshDatabase, testProvider, type FreshDatabase } from "./support/database";
 
 describe("which statements keep their plan", () => {
@@ -132,5 +133,72 @@ describePostgres("the hot reads on PostgreSQL", () => {
     // The pool's reads are other connections.
     const pooled = await Promise.all(Array.from({ length: 8 }, () => db.read<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.05)`)));
     expect(pooled.map((rows) => rows[0].pid)).not.toContain(answered[0].pid);
+  });
+});
+
+describePostgres("the plans of pages on PostgreSQL", () => {
+  let fresh: FreshDatabase;
+  let db: Database;
+  let pool: PreparingPool;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase("postgresql");
+    await migrate(fresh.url);
+    // One connection, so every statement below runs in the session whose counts are read.
+    db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 1 });
+    pool = connectionPoolOf(db.prisma)!;
+    const network = await db.prisma.network.create({ data: { name: "Plans", identifierType: "steam", createdAt: new Date() } });
+    // Enough rows that a generic plan priced for a tenth of them costs more than a page's.
+    await db.prisma.$executeRaw`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
+      SELECT ${network.id}, 'P-' || i, 'p-' || i, now(), now() FROM generate_series(0, 19999) AS i`;
+    await db.prisma.$executeRawUnsafe("ANALYZE vehicles");
+  });
+  afterAll(async () => {
+    await db.close();
+    await fresh.drop();
+  });
+
+  const page = (offset: number) => Prisma.sql`SELECT id, plate FROM vehicles WHERE network_id > ${0} ORDER BY id LIMIT ${5} OFFSET ${offset}`;
+  /** Not a page: the same statement read as any other named statement. */
+  const other = (offset: number) => Prisma.sql`SELECT id, plate FROM vehicles WHERE network_id > ${0} ORDER BY id DESC LIMIT ${5} OFFSET ${offset}`;
+  const plans = async (text: string) => {
+    const rows = await db.prisma.$queryRawUnsafe<{ generic_plans: bigint; custom_plans: bigint }[]>(
+      "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1",
+      text,
+    );
+    return rows.map((row) => ({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) }));
+  };
+  const planMode = async () => (await db.prisma.$queryRawUnsafe<{ plan_cache_mode: string }[]>("SHOW plan_cache_mode"))[0].plan_cache_mode;
+
+  test("a named page keeps its generic plan; PostgreSQL left to itself plans any other named read again at every run", async () => {
+    expect(pool).toBeInstanceOf(PreparingPool);
+    for (let offset = 0; offset < 12; offset++) {
+      const rows = await db.read.page<{ plate: string }>(page(offset));
+      expect(rows.map((row) => row.plate)).toEqual([0, 1, 2, 3, 4].map((i) => `P-${offset + i}`));
+      const others = await db.read<{ plate: string }>(other(offset));
+      expect(others.map((row) => row.plate)).toEqual([19999, 19998, 19997, 19996, 19995].map((i) => `P-${i - offset}`));
+    }
+    expect(await plans(page(0).text)).toEqual([{ generic: 12, custom: 0 }]);
+    expect(await plans(other(0).text)).toEqual([{ generic: 0, custom: 12 }]);
+  });
+
+  test("Prisma's statements, transactions and searches get the connection as configured", async () => {
+    await db.read.page(page(0));
+    expect(await planMode()).toBe("auto");
+    await db.read.page(page(0));
+    expect(await db.prisma.$transaction(async (tx) => (await tx.$queryRawUnsafe<{ plan_cache_mode: string }[]>("SHOW plan_cache_mode"))[0].plan_cache_mode)).toBe(
+      "auto",
+    );
+    await db.read.page(page(0));
+    const like = Prisma.sql`SELECT current_setting('plan_cache_mode') AS mode FROM vehicles WHERE plate LIKE ${"P-1%"} LIMIT 1`;
+    expect(await db.read<{ mode: string }>(like)).toEqual([{ mode: "auto" }]);
+    // A page that is not named (a LIKE search's) is planned for its values too.
+    expect(await db.read.page<{ mode: string }>(like)).toEqual([{ mode: "auto" }]);
+    expect((await plans(page(0).text))[0].custom).toBe(0);
+  });
+
+  test("a page that fails fails alone; the next one runs", async () => {
+    await expect(db.read.page(Prisma.sql`SELECT 1 / ${0}::int AS broken`)).rejects.toMatchObject({ code: "22012" });
+    expect(await db.read.page<{ plate: string }>(page(3))).toHaveLength(5);
   });
 });

@@ -158,6 +158,7 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
       {
         first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)),
         byKey: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.byKey<Row>(query)),
+        page: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.page<Row>(query)),
       },
     );
     const ctx: Context = { db: overPaths(service.db, { read: counted }), network: networkA, key: operatorKey, now: () => new Date(NOW) };

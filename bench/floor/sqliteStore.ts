@@ -69,7 +69,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
   const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
-  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject });
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, page: readAll });
 
   return {
     async keyOwner(hash) {

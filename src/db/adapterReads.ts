@@ -62,6 +62,12 @@ export interface ReadSql {
    * (src/db/postgres/pipelinedConnection.ts); elsewhere it is `first`.
    */
   byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
+  /**
+   * The rows of a page: a statement whose best plan does not depend on its values, LIMIT and
+   * OFFSET among them. PostgreSQL runs a named page with its generic plan, planned once
+   * (src/db/postgres/preparingPool.ts); elsewhere it is the read itself.
+   */
+  page<Row>(query: Prisma.Sql): Promise<Row[]>;
 }
 
 /** A `Prisma.sql` query as the adapter of `provider` takes it. */
@@ -91,7 +97,7 @@ export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<
     });
   };
   const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
-  return Object.assign(read, { first, byKey: first });
+  return Object.assign(read, { first, byKey: first, page: read });
 }
 
 /**

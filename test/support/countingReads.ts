@@ -17,6 +17,10 @@ export function countingReads(read: ReadSql) {
         statements.push(query.sql);
         return read.byKey<Row>(query);
       },
+      page: async <Row>(query: Parameters<ReadSql>[0]) => {
+        statements.push(query.sql);
+        return read.page<Row>(query);
+      },
     },
   );
   /** The statements `action` sent. */

@@ -2,7 +2,15 @@
 // join) cost the server several times the CPU it costs as a named (prepared) statement whose plan
 // PostgreSQL keeps (figures: docs/performance.md). The hot reads whose best plan does not depend on
 // their values run named; Prisma's own statements and the searches stay unnamed.
+//
+// A named statement's plan is kept only if PostgreSQL picks its generic plan, and by default
+// (plan_cache_mode auto) it compares costs. A page's generic plan cannot know LIMIT and OFFSET and
+// is priced for a tenth of the network's rows, so a named page was planned again at every run.
+// Pages therefore run on a connection set to force_generic_plan (runWithGenericPlan); every other
+// use of a connection gets it back as configured first. Not every named statement: the duty hours
+// report's and the officers page's best plans depend on their values (docs/performance.md).
 import pg from "pg";
+import { runOnClient, type ArrayRowsQuery } from "./pgInternals";
 
 /**
  * Whether a statement's plan can be kept across values. A LIKE on search_text may be answered
@@ -18,6 +26,23 @@ export function planIsStable(sql: string): boolean {
 const maxNamedStatements = 200;
 
 type QueryConfigWithName = pg.QueryConfig & { name?: string };
+
+type PlanMode = "generic" | "configured";
+
+/** What each connection was last set to; a connection not in it is set before its next use. */
+const planModes = new WeakMap<pg.PoolClient, PlanMode>();
+
+/**
+ * Sets the connection's plan mode if it is not set so. The SET goes out before the statement the
+ * caller sends next on the connection (pipeline mode sends each as it is issued, in order); if it
+ * fails, the mode is set again at the connection's next use. RESET gives back the connection's
+ * own setting (the server's, or a connection string's `options`).
+ */
+function planOn(client: pg.PoolClient, mode: PlanMode): void {
+  if (planModes.get(client) === mode) return;
+  planModes.set(client, mode);
+  client.query(mode === "generic" ? "SET plan_cache_mode = force_generic_plan" : "RESET plan_cache_mode").catch(() => planModes.delete(client));
+}
 
 /** A pg Pool that runs the statement texts it was asked to keep as named statements. */
 export class PreparingPool extends pg.Pool {
@@ -48,5 +73,49 @@ export class PreparingPool extends pg.Pool {
       if (name) args[0] = { ...(config as QueryConfigWithName), name };
     }
     return (super.query as (...callArgs: unknown[]) => never)(...args);
+  }
+
+  /**
+   * Every connection handed out (to pg's own query, Prisma's adapter, a transaction) is set back
+   * as configured first, if a page left it generic.
+   */
+  override connect(...args: unknown[]): never {
+    const [callback] = args as [((error: Error | undefined, client: pg.PoolClient | undefined, done: unknown) => void) | undefined];
+    if (typeof callback !== "function") {
+      return super.connect().then((client) => {
+        planOn(client, "configured");
+        return client;
+      }) as never;
+    }
+    return super.connect((error, client, done) => {
+      if (!error && client) planOn(client, "configured");
+      callback(error, client, done);
+    }) as never;
+  }
+
+  /**
+   * Runs a named statement whose best plan does not depend on its values (a page: its LIMIT and
+   * OFFSET) with its generic plan, which PostgreSQL then keeps; an unnamed one as any other
+   * (planned for its values, as a search must be). The connection is released as pg's own query
+   * releases it: with the error, if any, so a connection that failed is not reused.
+   */
+  async runWithGenericPlan(query: ArrayRowsQuery): Promise<pg.QueryArrayResult> {
+    if (!(query as { name?: string }).name) return this.query(query as never) as Promise<pg.QueryArrayResult>;
+    const client = await super.connect();
+    // A connection lost while the statement runs fails it (runOnClient's rejection); the
+    // listener keeps its error event from reaching the process.
+    const lost = () => undefined;
+    client.on("error", lost);
+    planOn(client, "generic");
+    try {
+      const result = await runOnClient(client, query);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    } finally {
+      client.removeListener("error", lost);
+    }
   }
 }

@@ -58,5 +58,6 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
+    page: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pool.runWithGenericPlan(queryOf(query))),
   });
 }

@@ -83,5 +83,5 @@ export function openSqliteReads(file: string): SqliteReads {
     statements.clear();
     connection.close();
   };
-  return { read: Object.assign(read, { first, byKey: first }), close };
+  return { read: Object.assign(read, { first, byKey: first, page: read }), close };
 }

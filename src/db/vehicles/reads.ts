@@ -15,7 +15,7 @@ export async function selectVehicle(read: ReadSql, networkId: number, id: number
 }
 
 export async function selectVehiclePage(read: ReadSql, networkId: number, rows: PageRows, window: PageWindow): Promise<Vehicle[]> {
-  const found = await read<VehicleRow>(vehiclePageSql(networkId, rows, window));
+  const found = await read.page<VehicleRow>(vehiclePageSql(networkId, rows, window));
   return found.map(vehicleOf);
 }
 
@@ -30,7 +30,7 @@ export async function selectVehiclePageWithState(
   rows: PageRows,
   window: PageWindow,
 ): Promise<{ data: Vehicle[]; state: NetworkState | null }> {
-  const found = await read<VehicleRow & { network_total: number | string; network_version: number | string }>(
+  const found = await read.page<VehicleRow & { network_total: number | string; network_version: number | string }>(
     vehiclePageSql(networkId, rows, window, "networkState"),
   );
   if (found.length === 0) return { data: [], state: null };
