@@ -46,6 +46,9 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     types: typeParsers as typeof types,
   };
   const pool = new Pool(config);
+  // The service runs a named page with its generic plan (src/db/postgres/preparingPool.ts,
+  // runWithGenericPlan): the floor's named pages run on connections of their own set so.
+  const pagePool = new Pool({ ...config, options: `${config.options} -c plan_cache_mode=force_generic_plan` });
   // The service's reads by key share a pipelined connection (src/db/postgres/pipelinedConnection.ts).
   const pipelined = new PipelinedConnection(config);
 
@@ -60,6 +63,11 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     return new ArrayRowsQuery(text, name, values, typeParsers);
   };
   const run = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => runArrayRows(pool, queryOf(text, values));
+  /** A page (ReadSql.page): named, with its generic plan; unnamed, planned with its values. */
+  const runPage = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => {
+    const query = queryOf(text, values);
+    return runArrayRows((query as { name?: string }).name ? pagePool : pool, query);
+  };
   /** A read of the row a key names, where the service reads it by key (ReadSql.byKey). */
   const runByKey = (text: string, values: unknown[]): Promise<QueryArrayResult<unknown[]>> => pipelined.query(queryOf(text, values));
   const instant = (date: Date) => date.toISOString();
@@ -83,7 +91,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
 
     async listVehicles(query) {
       if (query.pattern === null) {
-        const page = await run(pageWithCountSql(orderBy(query), (n) => `$${n}`), [query.networkId, query.limit, query.offset]);
+        const page = await runPage(pageWithCountSql(orderBy(query), (n) => `$${n}`), [query.networkId, query.limit, query.offset]);
         const total = countOfPage(page.rows) ?? Number((await runByKey(countSql(false, (n) => `$${n}`), [query.networkId])).rows[0]?.[0] ?? 0);
         return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
       }
@@ -109,7 +117,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
         ? `WITH found AS MATERIALIZED (SELECT ${vehicleSelectList} FROM "vehicles" WHERE ${matching("$5")}) SELECT * FROM found`
         : `SELECT ${vehicleSelectList} FROM "vehicles" WHERE "network_id" = $1 AND strpos("search_text", $2) > 0`;
       const params = gathered ? [...matched, query.limit, query.offset, ...keys] : [query.networkId, needle, query.limit, query.offset];
-      const page = await run(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, params);
+      const page = await runPage(`${rows} ORDER BY ${orderBy(query)} LIMIT $3 OFFSET $4`, params);
       return { total, rows: page.rows.map((row) => vehicleJson(row, fromPostgres)) };
     },
 
@@ -219,6 +227,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
 
     async close() {
       await pool.end();
+      await pagePool.end();
       await pipelined.end();
     },
   };
