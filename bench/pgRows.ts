@@ -5,6 +5,8 @@
 //   B  the same reads through pg's public API only: a query config with `rowMode: "array"` and
 //      the same `types` (instants, numeric, date and JSON as text), pool.query and, for reads by
 //      key, client.query on a pipelined pg.Client; the row objects made from the arrays alike.
+// Pages: A runs them with their generic plan (ReadSql.page), B as plain reads; what is measured
+// is this process's CPU, which PostgreSQL's plan does not change.
 // Both run on the same pool (same connections and named statements) and the same data; B is
 // first checked to read what A reads, value and type. The service runs twice on node:http
 // (src/server/httpServer.ts, with its request log written to /dev/null), once per read path

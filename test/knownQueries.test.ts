@@ -11,6 +11,7 @@ import { operatorKey, type Context } from "../src/context";
 import { overPaths } from "../src/db/client";
 import { startService, type TestService, type TestNetwork } from "./support/service";
 import { client } from "./support/http";
+import { countingReads } from "./support/countingReads";
 
 let service: TestService;
 let network: TestNetwork;
@@ -75,17 +76,7 @@ const cases: [string, Sent][] = [
 
 describe("a known query with errors runs once", () => {
   test("Yoga answers the result the shortcut computed, without running the operation again", async () => {
-    const statements: string[] = [];
-    const base = service.db.read;
-    const note = (query: { sql: string }) => statements.push(query.sql);
-    const counted = Object.assign(
-      <Row,>(query: Parameters<typeof base>[0]) => (note(query), base<Row>(query)),
-      {
-        first: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.first<Row>(query)),
-        byKey: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.byKey<Row>(query)),
-        page: <Row,>(query: Parameters<typeof base>[0]) => (note(query), base.page<Row>(query)),
-      },
-    );
+    const { read: counted, statements } = countingReads(service.db.read);
     const app = createApp({ db: overPaths(service.db, { read: counted }), now: service.clock.now });
     const sent = { body: JSON.stringify({ query: "{ vehicle(id: 999999) { id } }" }) };
     const vehicleReads = () => statements.filter((sql) => /FROM vehicles/.test(sql)).length;

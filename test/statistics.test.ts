@@ -6,7 +6,7 @@ import { startService, testProvider, type TestNetwork, type TestService } from "
 import { columnsOf, dropCreatedAt as dropCreatedAtOf } from "./support/database";
 import { client, type Client } from "./support/http";
 import { filesLastSevenDays, filesTotal, missionsTotal } from "../src/resolvers/statistics";
-import type { ReadSql } from "../src/db/adapterReads";
+import { countingReads } from "./support/countingReads";
 import { overPaths } from "../src/db/client";
 import { operatorKey, type Context } from "../src/context";
 
@@ -151,16 +151,7 @@ describe("count endpoints (SPEC 4.2 rules 1-3, 5)", () => {
   });
 
   test("both files' tables are counted in one statement: one per endpoint, as for the missions", async () => {
-    const statements: string[] = [];
-    const read = service.db.read;
-    const counted: ReadSql = Object.assign(
-      async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read<Row>(query)),
-      {
-        first: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.first<Row>(query)),
-        byKey: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.byKey<Row>(query)),
-        page: async <Row>(query: Parameters<ReadSql>[0]) => (statements.push(query.sql), read.page<Row>(query)),
-      },
-    );
+    const { read: counted, statements } = countingReads(service.db.read);
     const ctx: Context = { db: overPaths(service.db, { read: counted }), network: networkA, key: operatorKey, now: () => new Date(NOW) };
     const statementsOf = async (count: (ctx: Context) => Promise<unknown>) => {
       statements.length = 0;

@@ -1,4 +1,5 @@
-// A read path that records every statement sent on it, for tests that count statements.
+// A read path that records every statement sent on it, for tests that count statements:
+// `statements` is the live record, `statementsOf` the statements of one action.
 import type { ReadSql } from "../../src/db/adapterReads";
 
 export function countingReads(read: ReadSql) {
@@ -29,5 +30,5 @@ export function countingReads(read: ReadSql) {
     const result = await action();
     return { result, statements: [...statements] };
   };
-  return { read: counted, statementsOf };
+  return { read: counted, statements, statementsOf };
 }
