@@ -2,6 +2,12 @@
 // and cleared per operation was a measurable share of a small read's CPU (docs/performance.md).
 // A deadline is met at most one sweep late; the sweep runs while deadlines are pending and stops
 // at the first sweep that finds none, so a steady stream of operations keeps one interval.
+//
+// A deadline lets go of its `expire` once cancelled or expired. `expire` holds the operation (its
+// request, its promise, its answer), and a Set whose table has grown into the old generation can
+// keep its deleted entries where V8's young-generation collector still follows them: every
+// operation in flight when that happened survived each scavenge, was promoted, and waited for a
+// full collection (docs/performance.md, "Deadlines let go of their operations").
 
 export interface Deadlines {
   /** Calls `expire` once `at` (ms since the epoch) has passed, unless the returned cancel ran first. */
@@ -10,7 +16,15 @@ export interface Deadlines {
 
 interface Due {
   at: number;
-  expire(): void;
+  /** null once cancelled or expired. */
+  expire: (() => void) | null;
+}
+
+/** `due`'s expire, taken from it: it runs at most once, and nothing keeps it after. */
+function takeExpire(due: Due): (() => void) | null {
+  const expire = due.expire;
+  due.expire = null;
+  return expire;
 }
 
 /** Deadlines swept every `periodMs`. */
@@ -28,7 +42,7 @@ export function deadlines(periodMs: number): Deadlines {
     for (const due of pending) {
       if (due.at > now) continue;
       pending.delete(due);
-      due.expire();
+      takeExpire(due)?.();
     }
   };
 
@@ -37,7 +51,10 @@ export function deadlines(periodMs: number): Deadlines {
       const due: Due = { at, expire };
       pending.add(due);
       sweeper ??= setInterval(sweep, periodMs);
-      return () => void pending.delete(due);
+      return () => {
+        pending.delete(due);
+        takeExpire(due);
+      };
     },
   };
 }
