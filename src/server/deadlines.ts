@@ -4,10 +4,10 @@
 // at the first sweep that finds none, so a steady stream of operations keeps one interval.
 //
 // A deadline lets go of its `expire` once cancelled or expired. `expire` holds the operation (its
-// request, its promise, its answer), and a Set whose table has grown into the old generation can
-// keep its deleted entries where V8's young-generation collector still follows them: every
-// operation in flight when that happened survived each scavenge, was promoted, and waited for a
-// full collection (docs/performance.md, "Deadlines let go of their operations").
+// request, its promise, its answer), and V8's young-generation collector can still reach entries
+// deleted from a Set whose table lives in the old generation (test/deadlines.test.ts shows it):
+// operations that had ended survived each scavenge, were promoted, and waited for a full
+// collection (docs/performance.md, "Deadlines let go of their operations").
 
 export interface Deadlines {
   /** Calls `expire` once `at` (ms since the epoch) has passed, unless the returned cancel ran first. */
