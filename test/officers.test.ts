@@ -1,7 +1,7 @@
 // Officers (issue: dashboards): lists, one officer, renames and removals, the dutytime history,
 // the auto-stop rule for entries left open, and supervisors' corrections, over GraphQL and REST
 // on a real server; each network sees only its own.
-import { graphql } from "graphql";
+import { defaultFieldResolver, graphql, type GraphQLObjectType } from "graphql";
 import { startService, type TestService } from "./support/service";
 import { client, type Client } from "./support/http";
 import { countingReads } from "./support/countingReads";
@@ -9,7 +9,7 @@ import { runAdmin } from "./support/process";
 import { overPaths } from "../src/db/client";
 import { schema } from "../src/schema";
 import { operatorKey, type Context } from "../src/context";
-import { currentEntryOf, onDutyOf, readOpenEntriesOf } from "../src/resolvers/officerDuty";
+import { withDuty } from "../src/resolvers/officerDuty";
 
 let service: TestService;
 beforeAll(async () => {
@@ -118,23 +118,24 @@ describe("listing officers", () => {
     expect(large.statements.length).toBeLessThanOrEqual(4);
   });
 
-  test("a page's officers answer onDuty and currentEntry from the open entries read with the page, without a promise each", async () => {
-    const { network, api } = await setup({ "6001": "On Duty", "6002": "Off Duty", "6003": "Not On The Page" });
+  test("officers carry their duty: open entries read in one statement for any number of officers, onDuty and currentEntry exposed", async () => {
+    const { network, api } = await setup({ "6001": "On Duty", "6002": "Off Duty", "6003": "Also On Duty" });
     await toggleAt(api, "steam:6001", at(T0, 1));
+    await toggleAt(api, "steam:6003", at(T0, 2));
     service.clock.reset();
-    const ctx: Context = { db: service.db, network, key: operatorKey, now: () => new Date() };
+    const { read, statementsOf } = countingReads(service.db.read);
+    const ctx: Context = { db: overPaths(service.db, { read }), network, key: operatorKey, now: () => new Date() };
     const { data } = await service.db.officers.page(network.id, { onDuty: null, matches: null, limit: 3, offset: 0 });
-    const byIdentifier = (identifier: string) => data.find((officer) => officer.identifier === identifier)!;
-    await readOpenEntriesOf(ctx, [byIdentifier("steam:6001"), byIdentifier("steam:6002")]);
-    const open = currentEntryOf(ctx, byIdentifier("steam:6001"));
-    expect(open).not.toBeInstanceOf(Promise);
-    expect(open).toMatchObject({ startedAt: new Date(at(T0, 1)), endedAt: null });
-    expect(currentEntryOf(ctx, byIdentifier("steam:6002"))).toBeNull();
-    expect([onDutyOf(ctx, byIdentifier("steam:6001")), onDutyOf(ctx, byIdentifier("steam:6002"))]).toEqual([true, false]);
-    // An officer not read with a page is loaded as before.
-    const other = currentEntryOf(ctx, byIdentifier("steam:6003"));
-    expect(other).toBeInstanceOf(Promise);
-    expect(await other).toBeNull();
+    const one = await statementsOf(() => withDuty(ctx, data.slice(0, 1)));
+    const three = await statementsOf(() => withDuty(ctx, data));
+    expect(three.statements.length).toBe(one.statements.length);
+    const byIdentifier = new Map(three.result.map((officer) => [officer.identifier, officer]));
+    expect(byIdentifier.get("steam:6001")).toMatchObject({ name: "On Duty", onDuty: true, currentEntry: { startedAt: new Date(at(T0, 1)), endedAt: null } });
+    expect(byIdentifier.get("steam:6002")).toMatchObject({ name: "Off Duty", onDuty: false, currentEntry: null });
+    expect(byIdentifier.get("steam:6003")).toMatchObject({ onDuty: true, currentEntry: { startedAt: new Date(at(T0, 2)) } });
+    // graphql-jit reads an exposed field as a property; a resolver there would be called per officer.
+    const fields = (schema.getType("Officer") as GraphQLObjectType).getFields();
+    for (const name of ["onDuty", "currentEntry"]) expect([undefined, defaultFieldResolver]).toContain(fields[name].resolve);
   });
 });
 
@@ -142,8 +143,13 @@ describe("one officer, renames and removals", () => {
   test("rename: trimmed, validated, 404 for an unknown or foreign officer", async () => {
     const { api } = await setup({ "7": "Old Name" });
     const { api: other } = await setup({ "8": "Foreign" });
-    const renamed = await gql(api, `mutation { renameOfficer(identifier: "steam:7", name: "  New Name ") { identifier name } }`);
-    expect(renamed.data.renameOfficer).toEqual({ identifier: "steam:7", name: "New Name" });
+    await toggleAt(api, "steam:7", T0);
+    service.clock.set(at(T0, 1));
+    // A renamed officer answers with its duty, as every Officer the graph gives (OfficerWithDuty).
+    const renamed = await gql(api, `mutation { renameOfficer(identifier: "steam:7", name: "  New Name ") { identifier name onDuty currentEntry { startedAt durationSeconds } } }`);
+    expect(renamed.data.renameOfficer).toEqual({ identifier: "steam:7", name: "New Name", onDuty: true, currentEntry: { startedAt: T0, durationSeconds: 3600 } });
+    const unchanged = await gql(api, `mutation { renameOfficer(identifier: "steam:7", name: "New Name") { name onDuty } }`);
+    expect(unchanged.data.renameOfficer).toEqual({ name: "New Name", onDuty: true });
     expect((await api.get("/officers/steam%3A7")).body.data.name).toBe("New Name");
     const empty = await gql(api, `mutation { renameOfficer(identifier: "steam:7", name: "  ") { name } }`);
     expect(empty.errors![0].extensions).toEqual(expect.objectContaining({ code: "BAD_USER_INPUT", errors: { name: ["The name field is required."] } }));
@@ -177,8 +183,8 @@ describe("one officer, renames and removals", () => {
     const report = await gql(api, `{ dutyHours(from: "${at(T0, -1)}", to: "${at(T0, 5)}") { officers { identifier removed totalSeconds } } }`);
     expect(report.data.dutyHours.officers).toEqual([{ identifier: "steam:1", removed: true, totalSeconds: 7200 }]);
 
-    const back = await gql(api, `mutation { createOfficer(input: { identifier: "steam:1", name: "Returning Officer" }) { identifier name removedAt } }`);
-    expect(back.data.createOfficer).toEqual({ identifier: "steam:1", name: "Returning Officer", removedAt: null });
+    const back = await gql(api, `mutation { createOfficer(input: { identifier: "steam:1", name: "Returning Officer" }) { identifier name removedAt onDuty currentEntry { id } } }`);
+    expect(back.data.createOfficer).toEqual({ identifier: "steam:1", name: "Returning Officer", removedAt: null, onDuty: false, currentEntry: null });
     expect((await api.get("/officers/steam%3A1/dutytime")).body.meta.total).toBe(1);
     const taken = await gql(api, `mutation { createOfficer(input: { identifier: "steam:1", name: "Twin" }) { name } }`);
     expect(taken.errors![0].extensions.code).toBe("CONFLICT");

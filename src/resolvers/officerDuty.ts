@@ -1,6 +1,7 @@
 // An officer's duty as the graph shows it: on duty now, the open entry, seconds on duty in a
-// range, and the dutytime history. A page of officers asks for the first three once per page,
-// not once per officer: each is batched per request (DataLoader), one statement for the page.
+// range, and the dutytime history. A page of officers reads each once per page, not once per
+// officer: the open entries with the page (withDuty), seconds on duty batched per request
+// (DataLoader), one statement for the page.
 import DataLoader from "dataloader";
 import type { Context } from "../context";
 import type { Officer } from "../generated/prisma/client";
@@ -24,49 +25,38 @@ function loader<V>(ctx: Context, key: string, batch: (officerIds: readonly numbe
 }
 
 /**
- * Open entries read with a page of officers (readOpenEntriesOf), by officer id (null: none), per
- * request: a page's onDuty and currentEntry answer from here without a promise each.
+ * An officer as the graph answers one: with its duty now, read with it. onDuty and currentEntry
+ * are the officer's own properties, not resolvers: graphql-jit reads a property where it calls a
+ * resolver with its own arguments, path and info for each officer of a page (figures:
+ * docs/performance.md, "Officers carry their duty").
  */
-const openWithPage = new WeakMap<Context, Map<number, DutytimeEntry | null>>();
+export type OfficerWithDuty = Officer & { onDuty: boolean; currentEntry: DutytimeEntry | null };
 
 /** Each officer's open entry (null: none), in one statement; at most one is open per officer. */
-async function openEntriesBy(ctx: Context, officerIds: readonly number[]): Promise<Map<number, DutytimeEntry | null>> {
-  const byOfficer = new Map<number, DutytimeEntry | null>(officerIds.map((id) => [id, null]));
+async function openEntriesBy(ctx: Context, officerIds: readonly number[]): Promise<Map<number, DutytimeEntry>> {
+  const byOfficer = new Map<number, DutytimeEntry>();
   for (const entry of await ctx.db.dutytime.openEntries(ctx.network.id, officerIds)) byOfficer.set(entry.officerId, entry);
   return byOfficer;
 }
 
-/** Reads the open entries of a page's officers in one statement (after stale entries are ended). */
-export async function readOpenEntriesOf(ctx: Context, officers: readonly Officer[]): Promise<void> {
-  if (officers.length === 0) return;
+/** The officers with their duty: their open entries read in one statement, after the network's stale entries are ended. */
+export async function withDuty(ctx: Context, officers: readonly Officer[]): Promise<OfficerWithDuty[]> {
+  if (officers.length === 0) return [];
   await endStaleEntries(ctx);
   const open = await openEntriesBy(
     ctx,
     officers.map((officer) => officer.id),
   );
-  const known = openWithPage.get(ctx);
-  if (known) for (const [id, entry] of open) known.set(id, entry);
-  else openWithPage.set(ctx, open);
+  return officers.map((officer) => {
+    const entry = open.get(officer.id) ?? null;
+    return { ...officer, onDuty: entry !== null, currentEntry: entry };
+  });
 }
 
-/** The officer's open entry, or null (after the network's stale entries are ended). */
-export function currentEntryOf(ctx: Context, officer: Officer): DutytimeEntry | null | Promise<DutytimeEntry | null> {
-  const known = openWithPage.get(ctx)?.get(officer.id);
-  return known !== undefined ? known : loadCurrentEntry(ctx, officer);
-}
-
-/** Whether the officer is on duty now: currentEntryOf's entry is open. */
-export function onDutyOf(ctx: Context, officer: Officer): boolean | Promise<boolean> {
-  const entry = currentEntryOf(ctx, officer);
-  return entry instanceof Promise ? entry.then((open) => open !== null) : entry !== null;
-}
-
-async function loadCurrentEntry(ctx: Context, officer: Officer): Promise<DutytimeEntry | null> {
-  await endStaleEntries(ctx);
-  return loader(ctx, "open", async (officerIds) => {
-    const open = await openEntriesBy(ctx, officerIds);
-    return officerIds.map((id) => open.get(id) ?? null);
-  }).load(officer.id);
+/** One officer with its duty (withDuty). */
+export async function oneWithDuty(ctx: Context, officer: Officer): Promise<OfficerWithDuty> {
+  const [found] = await withDuty(ctx, [officer]);
+  return found;
 }
 
 /** Seconds the officer served in [from, to) up to now, by the rules of every report. */

@@ -5,7 +5,7 @@ import { conflict, notFound } from "../errors";
 import { Validator, messages, textFault } from "./validation";
 import { pageOf, pageWindow, type Page, type PageArgs } from "./pages";
 import { endStaleEntries } from "./staleEntries";
-import { readOpenEntriesOf } from "./officerDuty";
+import { oneWithDuty, withDuty, type OfficerWithDuty } from "./officerDuty";
 import { isUniqueViolation } from "../db/databaseErrors";
 import { changeWithEvents } from "../events/record";
 import { retryAsRead } from "./asRead";
@@ -43,6 +43,11 @@ export async function findOfficerOrRemoved(ctx: Context, identifier: string): Pr
   return officer;
 }
 
+/** findOfficerOrRemoved's officer with its duty, as the graph answers it. */
+export async function officerWithDuty(ctx: Context, identifier: string): Promise<OfficerWithDuty> {
+  return oneWithDuty(ctx, await findOfficerOrRemoved(ctx, identifier));
+}
+
 /** The network's officer (not removed) of this identifier; NOT_FOUND otherwise. */
 export async function findOfficer(ctx: Context, identifier: string): Promise<Officer> {
   checkIdentifier(ctx.network, identifier);
@@ -72,7 +77,7 @@ export interface OfficerInput {
  * the dutytime it served: an identifier is one person of the game server, whose hours a
  * supervisor expects in one line.
  */
-export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Officer> {
+export async function addOfficer(ctx: Context, input: OfficerInput): Promise<OfficerWithDuty> {
   checkIdentifier(ctx.network, input.identifier);
   const check = new Validator();
   const name = checkName(check, input.name);
@@ -82,23 +87,24 @@ export async function addOfficer(ctx: Context, input: OfficerInput): Promise<Off
   const existing = await officers.byIdentifier(ctx.network.id, input.identifier);
   if (existing && !existing.removedAt) throw taken;
   try {
-    return await changeWithEvents(ctx, async (tx, record) => {
+    const added = await changeWithEvents(ctx, async (tx, record): Promise<Officer> => {
       if (existing) {
         if (!(await tx.officers.update(ctx.network.id, existing.id, { name, removedAt: null }))) throw notFound("Officer");
         record("officer.added", existing.identifier, { identifier: existing.identifier, name, returned: true });
         return { ...existing, name, removedAt: null };
       }
-      const added = await tx.officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
-      record("officer.added", added.identifier, { identifier: added.identifier, name, returned: false });
-      return added;
+      const created = await tx.officers.add({ networkId: ctx.network.id, identifier: input.identifier, name, createdAt: ctx.now(), removedAt: null });
+      record("officer.added", created.identifier, { identifier: created.identifier, name, returned: false });
+      return created;
     });
+    return await oneWithDuty(ctx, added);
   } catch (error) {
     if (isUniqueViolation(error)) throw taken;
     throw error;
   }
 }
 
-export async function renameOfficer(ctx: Context, identifier: string, name: string): Promise<Officer> {
+export async function renameOfficer(ctx: Context, identifier: string, name: string): Promise<OfficerWithDuty> {
   let officer = await findOfficer(ctx, identifier);
   const check = new Validator();
   const trimmed = checkName(check, name);
@@ -106,14 +112,14 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
   // A compare-and-set on the name: the event's `from` is the name the rename replaced.
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) officer = await findOfficer(ctx, identifier);
-    if (officer.name === trimmed) return officer;
+    if (officer.name === trimmed) return oneWithDuty(ctx, officer);
     const renamed = await changeWithEvents(ctx, async (tx, record) => {
       const { id, name: from } = officer;
       if (!(await tx.officers.rename(ctx.network.id, id, from, trimmed))) return false;
       record("officer.renamed", identifier, { changes: { name: { from, to: trimmed } } });
       return true;
     });
-    if (renamed) return { ...officer, name: trimmed };
+    if (renamed) return oneWithDuty(ctx, { ...officer, name: trimmed });
     retryAsRead("officer rename", attempt);
   }
 }
@@ -123,7 +129,7 @@ export async function renameOfficer(ctx: Context, identifier: string, name: stri
  * and dutytime stay: reports of the past still show the hours it served, marked removed, and
  * adding the identifier again brings it back (addOfficer).
  */
-export async function removeOfficer(ctx: Context, identifier: string): Promise<Officer> {
+export async function removeOfficer(ctx: Context, identifier: string): Promise<OfficerWithDuty> {
   const officer = await findOfficer(ctx, identifier);
   // An entry past the auto-stop rule ends at its limit, not at the removal.
   await endStaleEntries(ctx);
@@ -136,7 +142,7 @@ export async function removeOfficer(ctx: Context, identifier: string): Promise<O
     return true;
   });
   if (!removed) throw notFound("Officer");
-  return { ...officer, removedAt };
+  return oneWithDuty(ctx, { ...officer, removedAt });
 }
 
 export interface OfficerListArgs extends PageArgs {
@@ -148,7 +154,7 @@ export interface OfficerListArgs extends PageArgs {
 export const officerSearchMaxLength = 255;
 
 /** A page of the network's officers (not removed) by name; search: a substring of name or identifier, any case. */
-export async function listOfficers(ctx: Context, args: OfficerListArgs): Promise<Page<Officer>> {
+export async function listOfficers(ctx: Context, args: OfficerListArgs): Promise<Page<OfficerWithDuty>> {
   const check = new Validator();
   const window = pageWindow(check, args);
   const fault = args.search == null ? null : textFault("search", args.search, officerSearchMaxLength);
@@ -160,6 +166,5 @@ export async function listOfficers(ctx: Context, args: OfficerListArgs): Promise
   if (args.onDuty != null) await endStaleEntries(ctx);
   const { data, total } = await ctx.db.officers.page(ctx.network.id, { onDuty: args.onDuty ?? null, matches, limit: window.limit, offset: window.offset });
   // A page shows who is on duty: read once for the page, not per officer.
-  await readOpenEntriesOf(ctx, data);
-  return pageOf(data, total, window);
+  return pageOf(await withDuty(ctx, data), total, window);
 }

@@ -2,11 +2,10 @@
 // corrections of dutytime entries.
 import { builder } from "./builder";
 import { pageArgs, pageType } from "./page";
-import type { DutytimeEntry } from "../resolvers/officerDuty";
-import type { Officer } from "../generated/prisma/client";
+import type { DutytimeEntry, OfficerWithDuty } from "../resolvers/officerDuty";
 import { pageComplexity } from "../resolvers/pages";
-import { addOfficer, findOfficerOrRemoved, listOfficers, removeOfficer, renameOfficer } from "../resolvers/officers";
-import { currentEntryOf, dutySecondsOf, dutytimeOf, durationSecondsOf, onDutyOf } from "../resolvers/officerDuty";
+import { addOfficer, findOfficerOrRemoved, listOfficers, officerWithDuty, removeOfficer, renameOfficer } from "../resolvers/officers";
+import { dutySecondsOf, dutytimeOf, durationSecondsOf } from "../resolvers/officerDuty";
 import { correctDutytimeEntry } from "../resolvers/dutytimeCorrections";
 import { needs } from "./scopes";
 
@@ -24,7 +23,8 @@ export const DutytimeEntryType = builder.objectRef<DutytimeEntry>("DutytimeEntry
 
 const DutytimeEntryPageType = pageType<DutytimeEntry>("DutytimeEntryPage", DutytimeEntryType);
 
-export const OfficerType = builder.prismaObject("Officer", {
+// onDuty and currentEntry are exposed: every resolver answering an Officer gives them (OfficerWithDuty).
+export const OfficerType = builder.objectRef<OfficerWithDuty>("Officer").implement({
   fields: (t) => ({
     id: t.exposeInt("id"),
     identifier: t.exposeString("identifier", { description: "type:value, the type being the network's connector type." }),
@@ -35,13 +35,8 @@ export const OfficerType = builder.prismaObject("Officer", {
       nullable: true,
       description: "When the officer was removed from the network; null while it belongs to it. A removed officer's dutytime stays in reports.",
     }),
-    onDuty: t.boolean({ resolve: (officer, _args, ctx) => onDutyOf(ctx, officer) }),
-    currentEntry: t.field({
-      type: DutytimeEntryType,
-      nullable: true,
-      description: "The open entry, if on duty.",
-      resolve: (officer, _args, ctx) => currentEntryOf(ctx, officer),
-    }),
+    onDuty: t.exposeBoolean("onDuty"),
+    currentEntry: t.expose("currentEntry", { type: DutytimeEntryType, nullable: true, description: "The open entry, if on duty." }),
     dutySeconds: t.int({
       description: "Seconds on duty in [from, to) (to: default now), up to now; overlapping entries count once.",
       // Not in REST's officers (src/rest/sofa.ts): no route gives a range per officer.
@@ -56,12 +51,12 @@ export const OfficerType = builder.prismaObject("Officer", {
       extensions: { restOmitted: true },
       args: { from: t.arg({ type: "DateTime" }), to: t.arg({ type: "DateTime" }), ...pageArgs(t.arg) },
       complexity: pageComplexity,
-      resolve: (officer, args, ctx) => dutytimeOf(ctx, officer as Officer, args),
+      resolve: (officer, args, ctx) => dutytimeOf(ctx, officer, args),
     }),
   }),
 });
 
-const OfficerPageType = pageType<Officer>("OfficerPage", OfficerType as never);
+const OfficerPageType = pageType<OfficerWithDuty>("OfficerPage", OfficerType);
 
 const CreateOfficerInput = builder.inputType("CreateOfficerInput", {
   fields: (t) => ({
@@ -90,7 +85,7 @@ builder.queryFields((t) => ({
     type: OfficerType,
     description: "One officer of the network, removed ones too (NOT_FOUND otherwise).",
     args: { identifier: t.arg.string({ required: true }) },
-    resolve: (_root, { identifier }, ctx) => findOfficerOrRemoved(ctx, identifier),
+    resolve: (_root, { identifier }, ctx) => officerWithDuty(ctx, identifier),
   }),
   officerDutytime: t.field({
     type: DutytimeEntryPageType,
