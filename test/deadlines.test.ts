@@ -64,8 +64,9 @@ const oldSpaceUsed = () => v8.getHeapSpaceStatistics().find((space) => space.spa
 test("a cancelled deadline keeps nothing of its operation, even when its Set's table has grown old", () => {
   // A Set whose table grew into the old generation can keep deleted entries where the
   // young-generation collector still follows them: what a cancelled deadline's expire held (an
-  // operation's request and answer) then survived every scavenge and was promoted (the officers
-  // page promoted ~400 KB per scavenge). Operations here hold 8 KB each, 16 MB in all.
+  // operation's request and answer) then survived every scavenge and was promoted (figures:
+  // docs/performance.md, "Deadlines let go of their operations"). Operations here hold 8 KB
+  // each, 16 MB in all.
   const gc = collectorOf();
   // The sweep finds nothing due while the test runs, and stops after it.
   const due = deadlines(20);
