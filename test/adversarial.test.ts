@@ -4,10 +4,9 @@
 // the contract's shape, nothing of another network leaks, and another network's data stays
 // exactly as it was. Then: keyless documents leave the heap flat (hardening spec, "Nothing for
 // strangers").
-import v8 from "node:v8";
-import vm from "node:vm";
 import fc from "fast-check";
 import { startService, type TestNetwork, type TestService } from "./support/service";
+import { exposeGc } from "./support/gc";
 import { client, type Client } from "./support/http";
 import { vehicleResponseFields } from "./support/contract";
 
@@ -471,12 +470,6 @@ describe("hostile requests change nothing of another network and always answer i
 });
 
 // --- keyless documents leave the heap flat --------------------------------------------------------
-
-/** global.gc, exposed at run time (jest does not start node with --expose-gc). */
-function exposeGc(): () => void {
-  v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc") as () => void;
-}
 
 /**
  * A valid document of ~10,000 characters and ~1,000 tokens (within every limit), distinct for

@@ -1,8 +1,8 @@
 // Deadlines swept together (src/server/deadlines.ts): each expires once, after its time and at
 // most about a sweep late, a cancelled one never, and the sweep stops when nothing is pending.
 import v8 from "node:v8";
-import vm from "node:vm";
 import { deadlines, sweepPeriodFor } from "../src/server/deadlines";
+import { exposeGc } from "./support/gc";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -53,12 +53,6 @@ test("the sweep's period is a twentieth of the limit, within 5 and 500 ms", () =
   expect(sweepPeriodFor(50)).toBe(5);
 });
 
-/** V8's collector, made callable for this test (node's --expose-gc, set once the process runs). */
-function collectorOf(): (options: { type: "minor" | "major" }) => void {
-  v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc");
-}
-
 const oldSpaceUsed = () => v8.getHeapSpaceStatistics().find((space) => space.space_name === "old_space")!.space_used_size;
 
 test("a cancelled deadline keeps nothing of its operation, even when its Set's table has grown old", () => {
@@ -67,7 +61,7 @@ test("a cancelled deadline keeps nothing of its operation, even when its Set's t
   // operation's request and answer) then survived every scavenge and was promoted (figures:
   // docs/performance.md, "Deadlines let go of their operations"). Operations here hold 8 KB
   // each, 16 MB in all.
-  const gc = collectorOf();
+  const gc = exposeGc();
   // The sweep finds nothing due while the test runs, and stops after it.
   const due = deadlines(20);
   const grown = Array.from({ length: 1_000 }, () => due.add(Date.now() + 60_000, () => undefined));
