@@ -74,7 +74,10 @@ function publicApiReads(pool: PreparingPool, pipelined: pg.Client): ReadSql {
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(configOf(query)))[0],
-    page: read,
+    page: async (query: Prisma.Sql) => {
+      const result = await (pool as pg.Pool).query(configOf(query));
+      return { columns: result.fields.map((field) => field.name), rows: result.rows };
+    },
   });
 }
 

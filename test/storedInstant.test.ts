@@ -32,7 +32,7 @@ describe("storedInstant", () => {
     expect(JSON.stringify({ at: instant })).toBe(JSON.stringify({ at: date }));
   });
 
-  test("every instant in canonical form, over years 100 to 9999, keeps its time and its text", () => {
+  test("every instant in stored form, over years 100 to 9999, keeps its time and its text", () => {
     let seed = 7;
     const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const first = Date.UTC(100, 0, 1);
@@ -40,14 +40,39 @@ describe("storedInstant", () => {
     for (let i = 0; i < 20_000; i++) {
       const date = new Date(first + Math.floor(random() * (last - first)));
       const text = `${date.toISOString().slice(0, 23)}+00:00`;
+      // PostgreSQL's spelling of the same instant: the fraction without its last zeros.
+      const trimmed = text.replace(/\.?0+\+/, "+");
+      for (const spelled of [text, trimmed]) {
+        const instant = storedInstant(spelled);
+        expect(instant.getTime()).toBe(date.getTime());
+        expect(instant.toISOString()).toBe(date.toISOString());
+      }
+    }
+  });
+
+  test.each([
+    ["2026-11-21T22:32:09.003+00:00", "2026-11-21T22:32:09.003Z"],
+    ["2026-11-21T22:32:09.12+00:00", "2026-11-21T22:32:09.120Z"],
+    ["2026-11-21T22:32:09.1+00:00", "2026-11-21T22:32:09.100Z"],
+    ["2026-11-21T22:32:09+00:00", "2026-11-21T22:32:09.000Z"],
+  ])("%s, as PostgreSQL spells an instant, keeps its text: serializing formats no date", (text, iso) => {
+    const formatted = jest.spyOn(Date.prototype, "toISOString");
+    try {
       const instant = storedInstant(text);
-      expect(instant.getTime()).toBe(date.getTime());
-      expect(instant.toISOString()).toBe(date.toISOString());
+      expect(JSON.stringify({ at: instant })).toBe(JSON.stringify({ at: iso }));
+      expect(formatted).not.toHaveBeenCalled();
+    } finally {
+      formatted.mockRestore();
     }
   });
 
   test.each([
     "2026-11-21T22:32:09.00a+00:00",
+    "2026-11-21T22:32:09.0a+00:00",
+    "2026-11-21T22:32:09.a+00:00",
+    "2026-11-21T22:32:09.+00:00",
+    "2026-11-21T22:32:09x1+00:00",
+    "2026-11-21T22:32:09.0001+00:00",
     "2026-11-21 22:32:09.003+00:00",
     "2026-11-21T22:32:60.003+00:00",
     "2026-11-21T22:60:09.003+00:00",

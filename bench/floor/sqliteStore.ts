@@ -69,7 +69,11 @@ export async function openSqliteStore(url: string): Promise<Store> {
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
   const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
-  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, page: readAll });
+  const readTable = async (query: Prisma.Sql) => ({
+    columns: prepared(query.sql).columns().map((column) => column.name),
+    rows: (await run(query.sql, query.values as InValue[])).rows,
+  });
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, page: readTable });
 
   return {
     async keyOwner(hash) {

@@ -63,12 +63,23 @@ export interface ReadSql {
    */
   byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
   /**
-   * The rows of a page: a statement whose best plan does not depend on its values, LIMIT and
-   * OFFSET among them. PostgreSQL runs a named page with its generic plan, planned once
+   * The rows of a page, as the driver reads them (arrays of values) with the columns' names: a
+   * page of 30 rows is not copied into 30 objects by column name before it is read once. A page
+   * is a statement whose best plan does not depend on its values, LIMIT and OFFSET among them.
+   * PostgreSQL runs a named page with its generic plan, planned once
    * (src/db/postgres/preparingPool.ts); elsewhere it is the read itself.
    */
-  page<Row>(query: Prisma.Sql): Promise<Row[]>;
+  page(query: Prisma.Sql): Promise<RowTable>;
 }
+
+/** A statement's rows as arrays of values, in the order of its columns. */
+export interface RowTable {
+  columns: readonly string[];
+  rows: readonly (readonly unknown[])[];
+}
+
+/** The value of column `name` in the table's first row (undefined without rows or column). */
+export const firstRowValue = (table: RowTable, name: string): unknown => table.rows[0]?.[table.columns.indexOf(name)];
 
 /** A `Prisma.sql` query as the adapter of `provider` takes it. */
 export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): AdapterQuery {
@@ -87,9 +98,12 @@ export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): Ada
  * the callers convert what they read.
  */
 export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>): ReadSql {
+  const table = async (query: Prisma.Sql): Promise<RowTable> => {
+    const { columnNames, rows } = await (await adapter()).queryRaw(adapterQuery(provider, query));
+    return { columns: columnNames, rows };
+  };
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const statement = adapterQuery(provider, query);
-    const { columnNames, rows } = await (await adapter()).queryRaw(statement);
+    const { columns: columnNames, rows } = await table(query);
     return rows.map((values) => {
       const row: Record<string, unknown> = {};
       for (let i = 0; i < columnNames.length; i++) row[columnNames[i]] = values[i];
@@ -97,7 +111,7 @@ export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<
     });
   };
   const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
-  return Object.assign(read, { first, byKey: first, page: read });
+  return Object.assign(read, { first, byKey: first, page: table });
 }
 
 /**

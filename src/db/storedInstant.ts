@@ -1,13 +1,25 @@
 // Instants as the adapters read them: ISO text with a "+00:00" offset. Formatting a Date back to
 // ISO text costs CPU, and a list page formats 30 of them (figures: docs/performance.md): an instant
-// read in the canonical millisecond form keeps its text, so serializing it formats nothing. Its
-// time is made from the text's digits (Date.UTC), which costs less than Date's text parser. And
+// read in its stored form (a fraction of up to three digits, as PostgreSQL drops its last zeros)
+// keeps its text, so serializing it formats nothing. Its time is made from the text's digits
+// (Date.UTC), which costs less than Date's text parser. And
 // how a statement compares an instant on each database (sameInstantOf).
 import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
-/** `2026-11-21T22:32:09.003+00:00`: what Prisma's adapters write and read for an instant. */
-const canonicalLength = "2026-11-21T22:32:09.003+00:00".length;
+/** `+00:00`: the offset of every instant Prisma's adapters write and read. */
+const utc = "+00:00";
+
+/**
+ * How many digits of a second's fraction an instant's text carries, from its length (0 to 3):
+ * `2026-11-21T22:32:09.003+00:00` as Prisma's adapters write it, and as PostgreSQL's TIMESTAMP(3)
+ * spells it, without the zeros a fraction ends with (`...09.1+00:00`, `...09+00:00`); else -1.
+ */
+function fractionDigits(text: string): number {
+  if (text.length === 25) return 0;
+  if (text.length < 27 || text.length > 29 || text[19] !== ".") return -1;
+  return text.length - 26;
+}
 
 /** A Date that answers toISOString (and so toJSON) with the text it was read from. */
 class StoredInstant extends Date {
@@ -41,25 +53,34 @@ function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/** The milliseconds of a fraction of `digits` digits (`.1` is 100). */
+const millisecondsOf = (fraction: number, digits: number) => (digits === 3 ? fraction : digits === 2 ? fraction * 10 : fraction * 100);
+
 /**
- * The time of `text` if it is an instant in the canonical form with every field in its range,
- * so that toISOString of that time spells the same text; else NaN. Date's own parser takes more
- * (February 30th as March 2nd, 24:00 as the next day's midnight): such text is not canonical,
- * and is left to it. Years below 100 are too, as Date.UTC reads them as 19xx.
+ * The time of `text` if it is an instant in the stored form (`fractionDigits`) with every field
+ * in its range, so that toISOString of that time spells the same instant; else NaN. Date's own
+ * parser takes more (February 30th as March 2nd, 24:00 as the next day's midnight): such text
+ * is not stored form, and is left to it. Years below 100 are too, as Date.UTC reads them as 19xx.
  */
-function canonicalTime(text: string): number {
-  if (text.length !== canonicalLength || !text.endsWith("+00:00")) return NaN;
-  if (text[4] !== "-" || text[7] !== "-" || text[10] !== "T" || text[13] !== ":" || text[16] !== ":" || text[19] !== ".") return NaN;
+function storedTime(text: string, digits: number): number {
+  if (digits < 0 || !text.endsWith(utc)) return NaN;
+  if (text[4] !== "-" || text[7] !== "-" || text[10] !== "T" || text[13] !== ":" || text[16] !== ":") return NaN;
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 7);
   const day = digitsAt(text, 8, 10);
   const hour = digitsAt(text, 11, 13);
   const minute = digitsAt(text, 14, 16);
   const second = digitsAt(text, 17, 19);
-  const millisecond = digitsAt(text, 20, 23);
+  const fraction = digits === 0 ? 0 : digitsAt(text, 20, 20 + digits);
   if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || millisecond < 0) return NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || fraction < 0) return NaN;
+  return Date.UTC(year, month - 1, day, hour, minute, second, millisecondsOf(fraction, digits));
+}
+
+/** toISOString's text of a stored-form instant: the fraction written with its three digits. */
+function isoOf(text: string, digits: number): string {
+  if (digits === 3) return `${text.slice(0, 23)}Z`;
+  return `${text.slice(0, 19)}.${text.slice(20, 20 + digits)}${"000".slice(digits)}Z`;
 }
 
 /**
@@ -76,8 +97,9 @@ export function sameInstantOf(provider: DatabaseProvider): (column: string, inst
 /** The Date of an instant read from the database (ISO text, or a Date from some drivers). */
 export function storedInstant(value: Date | string): Date {
   if (typeof value === "string") {
-    const time = canonicalTime(value);
-    if (!Number.isNaN(time)) return new StoredInstant(time, `${value.slice(0, 23)}Z`);
+    const digits = fractionDigits(value);
+    const time = storedTime(value, digits);
+    if (!Number.isNaN(time)) return new StoredInstant(time, isoOf(value, digits));
   }
   return new Date(value);
 }

@@ -18,9 +18,9 @@ export function countingReads(read: ReadSql) {
         statements.push(query.sql);
         return read.byKey<Row>(query);
       },
-      page: async <Row>(query: Parameters<ReadSql>[0]) => {
+      page: async (query: Parameters<ReadSql>[0]) => {
         statements.push(query.sql);
-        return read.page<Row>(query);
+        return read.page(query);
       },
     },
   );

@@ -6,7 +6,7 @@
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
-import type { ReadSql } from "../adapterReads";
+import type { ReadSql, RowTable } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./pgInternals";
 import type { PipelinedConnection } from "./pipelinedConnection";
@@ -47,6 +47,9 @@ export function rowsOf<Row>(result: pg.QueryArrayResult): Row[] {
   return result.rows.map((values) => rowObject<Row>(names, values));
 }
 
+/** pg's answer as it came: its rows' values in column order, and the columns' names. */
+const tableOf = (result: pg.QueryArrayResult): RowTable => ({ columns: result.fields.map((field) => field.name), rows: result.rows });
+
 /** A statement as the hot paths run it: named if the pool keeps its text, values as the adapter sends them. */
 export const arrayRowsQueryOf = (pool: PreparingPool, text: string, values: readonly unknown[]) =>
   new ArrayRowsQuery(text, pool.keep(text), values.map(argument), readTypes);
@@ -58,6 +61,6 @@ export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnectio
   return Object.assign(read, {
     first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
     byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
-    page: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pool.runWithGenericPlan(queryOf(query))),
+    page: async (query: Prisma.Sql) => tableOf(await pool.runWithGenericPlan(queryOf(query))),
   });
 }

@@ -7,7 +7,7 @@
 // committed write without waiting for a writer.
 import Database from "libsql";
 import type { Prisma } from "../../generated/prisma/client";
-import type { ReadSql } from "../adapterReads";
+import type { ReadSql, RowTable } from "../adapterReads";
 import { keptStatements } from "./keptStatements";
 
 const busyTimeoutMs = 5000;
@@ -21,7 +21,7 @@ interface KeptStatement {
 }
 
 /** A row array as an object by column name. */
-function rowObject(columns: string[], values: unknown[]): Record<string, unknown> {
+function rowObject(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
   return row;
@@ -68,11 +68,15 @@ export function openSqliteReads(file: string): SqliteReads {
   // Every statement runs to its end (all()) or is reset after its first row (get()): one left
   // unfinished would pin this connection to the snapshot of its next read (libsql leaves
   // EXPLAIN statements so).
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+  const tableOf = (query: Prisma.Sql): RowTable => {
     const { statement, columns } = prepared(query.sql);
-    const rows = statement.all(query.values.map(bindable)) as unknown[][];
+    return { columns, rows: statement.all(query.values.map(bindable)) as unknown[][] };
+  };
+  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+    const { columns, rows } = tableOf(query);
     return rows.map((values) => rowObject(columns, values) as Row);
   };
+  const table = async (query: Prisma.Sql) => tableOf(query);
   // libsql's all() sets up a row iterator and a batch array per call; get() steps once.
   const first = async <Row>(query: Prisma.Sql): Promise<Row | undefined> => {
     const { statement, columns } = prepared(query.sql);
@@ -83,5 +87,5 @@ export function openSqliteReads(file: string): SqliteReads {
     statements.clear();
     connection.close();
   };
-  return { read: Object.assign(read, { first, byKey: first, page: read }), close };
+  return { read: Object.assign(read, { first, byKey: first, page: table }), close };
 }

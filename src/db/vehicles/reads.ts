@@ -3,8 +3,8 @@
 // is each one's own: PageRows); values are converted by src/db/vehicleColumns.ts, as each adapter
 // spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../../generated/prisma/client";
-import type { ReadSql } from "../adapterReads";
-import { vehicleColumns, vehicleOfRow as vehicleOf, type VehicleRow } from "../vehicleColumns";
+import { firstRowValue, type ReadSql } from "../adapterReads";
+import { vehicleColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
 import { vehiclePageSql, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
 import { searchTotalsOf, seenState, type NetworkState } from "./totals";
 
@@ -15,8 +15,7 @@ export async function selectVehicle(read: ReadSql, networkId: number, id: number
 }
 
 export async function selectVehiclePage(read: ReadSql, networkId: number, rows: PageRows, window: PageWindow): Promise<Vehicle[]> {
-  const found = await read.page<VehicleRow>(vehiclePageSql(networkId, rows, window));
-  return found.map(vehicleOf);
+  return vehiclesOfTable(await read.page(vehiclePageSql(networkId, rows, window)));
 }
 
 /**
@@ -30,11 +29,10 @@ export async function selectVehiclePageWithState(
   rows: PageRows,
   window: PageWindow,
 ): Promise<{ data: Vehicle[]; state: NetworkState | null }> {
-  const found = await read.page<VehicleRow & { network_total: number | string; network_version: number | string }>(
-    vehiclePageSql(networkId, rows, window, "networkState"),
-  );
-  if (found.length === 0) return { data: [], state: null };
-  return { data: found.map(vehicleOf), state: seenState(read, networkId, found[0]) };
+  const found = await read.page(vehiclePageSql(networkId, rows, window, "networkState"));
+  if (found.rows.length === 0) return { data: [], state: null };
+  const state = { network_total: firstRowValue(found, "network_total") as number | string, network_version: firstRowValue(found, "network_version") as number | string };
+  return { data: vehiclesOfTable(found), state: seenState(read, networkId, state) };
 }
 
 /**
