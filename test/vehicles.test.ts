@@ -2,7 +2,7 @@
 import { startService, type TestService } from "./support/service";
 import { vehicleResponseFields } from "./support/contract";
 import { client, type ApiResponse, type Client } from "./support/http";
-import { splitPageJson } from "../src/rest/laravelPage";
+import { pageLinks, splitPageJson } from "../src/rest/laravelPage";
 
 let service: TestService;
 beforeAll(async () => {
@@ -543,6 +543,25 @@ describe("GET /vehicles page JSON", () => {
     const data = [{ id: 1, comment: ',"meta":{}' }];
     expect(splitPageJson(JSON.stringify({ meta, data }))).toEqual({ dataJson: JSON.stringify(data), meta });
     expect(splitPageJson(JSON.stringify({ data, meta }))).toEqual({ dataJson: JSON.stringify(data), meta });
+  });
+
+  test.each([
+    "",
+    "?page=2",
+    "?per_page=10&page=2&search=pg-",
+    "?search=a%26page%3D1&page=3&sort_field=plate",
+    "?page=1&mypage=1&page=4",
+    "?xpage=1&search=caf%C3%A9+%2B",
+    "?page",
+    "?search=&per_page=5",
+  ])("the links of %s are its query with page set, as URLSearchParams spells it", (search) => {
+    const params = new URL(`http://service/vehicles${search}`).searchParams;
+    const linkTo = pageLinks("http://service/vehicles", params);
+    for (const pageNumber of [1, 2, 17, 1000]) {
+      const query = new URLSearchParams(params);
+      query.set("page", String(pageNumber));
+      expect(linkTo(pageNumber)).toBe(`http://service/vehicles?${query}`);
+    }
   });
 });
 

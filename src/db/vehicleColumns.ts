@@ -36,25 +36,23 @@ type Column = (typeof vehicleColumnNames)[number];
 /**
  * A vehicle made of a row's values, found by `placeOf` each column: by name in a row object, or
  * by position in the values of a row whose statement selected vehicleColumns first.
+ * Written out once from the field table as one object literal that names every property, so
+ * each vehicle is made with one shape in one allocation: a loop of keyed stores looked each name
+ * up anew per row (figures: docs/performance.md). Names and places are the table's and the
+ * column list's, JSON-quoted; nothing of a row reaches the code.
  */
-function vehicleOfValuesAt<Place extends string | number>(placeOf: (column: Column) => Place) {
-  const id = placeOf("id");
-  const networkId = placeOf("network_id");
-  const fields = vehicleFields.map((field) => ({ name: field.response, at: placeOf(field.column as Column), flag: field.kind === "flag" }));
-  const searchText = placeOf("search_text");
-  const createdAt = placeOf("created_at");
-  const updatedAt = placeOf("updated_at");
-  return (values: { readonly [at in Place]: unknown }): StoredVehicle => {
-    const vehicle: Record<string, unknown> = { id: Number(values[id]), networkId: Number(values[networkId]) };
-    for (const field of fields) {
-      const value = values[field.at];
-      vehicle[field.name] = field.flag ? isTrue(value) : value;
-    }
-    vehicle.searchText = values[searchText];
-    vehicle.createdAt = storedInstant(values[createdAt] as Date | string);
-    vehicle.updatedAt = storedInstant(values[updatedAt] as Date | string);
-    return vehicle as StoredVehicle;
-  };
+function vehicleOfValuesAt(placeOf: (column: Column) => string | number): (values: object) => StoredVehicle {
+  const at = (column: Column) => `values[${JSON.stringify(placeOf(column))}]`;
+  const properties = [
+    `id: Number(${at("id")})`,
+    `networkId: Number(${at("network_id")})`,
+    ...vehicleFields.map((field) => `${JSON.stringify(field.response)}: ${field.kind === "flag" ? `isTrue(${at(field.column as Column)})` : at(field.column as Column)}`),
+    `searchText: ${at("search_text")}`,
+    `createdAt: instant(${at("created_at")})`,
+    `updatedAt: instant(${at("updated_at")})`,
+  ];
+  const make = new Function("isTrue", "instant", `return (values) => ({ ${properties.join(", ")} });`);
+  return make(isTrue, storedInstant) as (values: object) => StoredVehicle;
 }
 
 /** The vehicle of a row read with vehicleColumns (other columns of the row are left out). */

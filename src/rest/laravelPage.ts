@@ -19,15 +19,27 @@ export function splitPageJson(json: string): { dataJson: string; meta: PageMeta 
   return { dataJson: JSON.stringify(page.data), meta: page.meta };
 }
 
+/**
+ * A link to each page: the request's query with `page` set (in its place, or last), its other
+ * parameters kept. The query is encoded once per response, not once per link.
+ */
+export function pageLinks(path: string, params: URLSearchParams): (pageNumber: number) => string {
+  const query = new URLSearchParams(params);
+  query.set("page", "1");
+  // `set` leaves one page parameter, and a parameter's encoded text holds no "&".
+  const parts = query.toString().split("&");
+  const pageAt = parts.indexOf("page=1");
+  return (pageNumber) => {
+    parts[pageAt] = `page=${pageNumber}`;
+    return `${path}?${parts.join("&")}`;
+  };
+}
+
 /** Laravel's paginator envelope as JSON; links keep the request's other query parameters. */
 export function laravelPageJson(url: URL, pageJson: string): string {
   const { dataJson, meta } = splitPageJson(pageJson);
   const path = `${url.origin}${url.pathname}`;
-  const linkTo = (pageNumber: number) => {
-    const query = new URLSearchParams(url.searchParams);
-    query.set("page", String(pageNumber));
-    return `${path}?${query}`;
-  };
+  const linkTo = pageLinks(path, url.searchParams);
   const { currentPage, lastPage } = meta;
   const links = {
     first: linkTo(1),
