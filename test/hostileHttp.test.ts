@@ -526,6 +526,22 @@ describe("protocol errors are answered in the contract's JSON shape", () => {
     expectProtocolError(response, 400);
   });
 
+  test("a bad request after an answered one on the same connection -> 400 {message} with an id of its own", async () => {
+    const connection = await RawConnection.open();
+    connection.write(head("GET /vehicles HTTP/1.1", "Host: records.test", `X-API-Key: ${network.apiKey}`));
+    await connection.waitFor(() => connection.responses().length === 1, 5_000);
+    const [first] = connection.responses();
+    expect(first.status).toBe(200);
+    // The first answer has finished: the protocol error is the connection's, not that answer's.
+    connection.write("THIS IS NOT HTTP\r\n\r\n");
+    await connection.waitFor(() => connection.responses().length === 2, 5_000);
+    connection.destroy();
+    const [, second] = connection.responses();
+    expectProtocolError(second, 400);
+    expect(second.headers["x-request-id"]?.[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers["x-request-id"]?.[0]).not.toBe(first.headers["x-request-id"]?.[0]);
+  });
+
   test("a bad request line -> 400 {message}", async () => {
     const { response, connection } = await rawRequest("THIS IS NOT HTTP\r\n\r\n");
     connection.destroy();

@@ -102,8 +102,11 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
   const dataJson = (status: number, operationJson: string) => jsonText(status, `{"data":${operationJson}}`);
 
   /** The operation's arguments from the path's segments. */
-  const pathArguments = (spec: RouteSpec, params: PathParams) =>
-    Object.fromEntries(Object.entries(params).map(([segment, value]) => [spec.arguments?.[segment] ?? segment, value]));
+  const pathArguments = (spec: RouteSpec, params: PathParams) => {
+    const args: Record<string, string> = {};
+    for (const segment of Object.keys(params)) args[spec.arguments?.[segment] ?? segment] = params[segment];
+    return args;
+  };
 
   async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
     const result = await callSofa(spec.operation, variables, rest.network, rest.key);

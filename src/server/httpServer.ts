@@ -62,7 +62,11 @@ export async function listen(
 ): Promise<RunningServer> {
   const budget = bodyBudget(limits.maxBodyBytesInFlight);
   const schemeOf = forwardedSchemes(trustedProxies);
-  /** The answer under way on a socket: a protocol error in its body is answered through it. */
+  /**
+   * The answer last begun on a socket: a protocol error in its body is answered through it
+   * while it is under way (not yet finished). Replaced by the socket's next request's, gone with
+   * the socket: no listener per response to forget it.
+   */
   const answering = new WeakMap<Socket, ServerResponse>();
 
   async function send(answer: Answer, request: IncomingMessage, response: ServerResponse, bodyUnread: boolean, requestId: string): Promise<unknown> {
@@ -85,7 +89,6 @@ export async function listen(
 
   const onRequest = (request: IncomingMessage, response: ServerResponse) => {
     answering.set(request.socket, response);
-    response.once("finish", () => answering.delete(request.socket));
     const requestId = requestIdOf(request.headers["x-request-id"]);
     answer(request, response, requestId).catch((error: unknown) => {
       // The app answers every error itself; this is the socket or a Response's stream failing.
@@ -116,7 +119,8 @@ export async function listen(
     const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(body), Connection: "close" };
     // In a request's body (a bad chunk): the request's own response answers, unless it has begun,
     // with the request's id when the client sent a sane one (a made one was not kept: a new one).
-    const response = answering.get(socket);
+    const answered = answering.get(socket);
+    const response = answered?.writableFinished ? undefined : answered;
     if (response) {
       if (response.headersSent) return void socket.destroy();
       const requestId = response.getHeader(requestIdHeader) ?? requestIdOf(response.req.headers["x-request-id"]);
