@@ -92,13 +92,13 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     help: "Time from a request's headers to its answer, by route template and method.",
     registers,
   });
-  const operations = new Counter({
+  const operations = countedWhenScraped({
     name: "vrd_graphql_operations_total",
     help: "GraphQL operations run or refused by the limits, by operation name (bounded: see docs/operations.md) and type.",
     labelNames: ["operation", "type"] as const,
     registers,
   });
-  const refusals = new Counter({
+  const refusals = countedWhenScraped({
     name: "vrd_refusals_total",
     help: "Requests refused, by reason (no_key, unknown_key, rate_limit, operation_limit, operation_cost, fairness_queue, timeout, ...).",
     labelNames: ["reason"] as const,
@@ -141,7 +141,7 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     });
   }
 
-  const keyRequests = new Counter({
+  const keyRequests = countedWhenScraped({
     name: "vrd_key_requests_total",
     help: "Requests of admitted keys, by key id and name (bounded: see docs/operations.md).",
     labelNames: ["key_id", "key_name"] as const,
@@ -158,12 +158,28 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
   }
 
   const operationNames = new Set<string>();
-  function operationLabel(name: string | undefined): string {
+  function operationName(name: string | undefined): string {
     if (name === undefined) return "(anonymous)";
     if (operationNames.has(name)) return name;
     if (operationNames.size >= maxOperationNames) return "(other)";
     operationNames.add(name);
     return name;
+  }
+  /** The labels of each operation label and type counted so far (bounded as the names are). */
+  const operationLabels = new Map<string, Map<string, { operation: string; type: string }>>();
+  function operationLabel(name: string | undefined, type: string) {
+    const label = operationName(name);
+    let byType = operationLabels.get(label);
+    if (!byType) operationLabels.set(label, (byType = new Map()));
+    let labels = byType.get(type);
+    if (!labels) byType.set(type, (labels = { operation: label, type }));
+    return labels;
+  }
+  const refusalLabels = new Map<string, { reason: string }>();
+  function refusalLabel(reason: string) {
+    let labels = refusalLabels.get(reason);
+    if (!labels) refusalLabels.set(reason, (labels = { reason }));
+    return labels;
   }
 
   return {
@@ -171,9 +187,26 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     answered(record, addressSource) {
       addressSources[addressSource] += 1;
       series.add(record.route ?? "unmatched", record.method, record.status, record.durationMs / 1000);
-      if (record.operationType !== undefined) operations.inc({ operation: operationLabel(record.operation), type: record.operationType });
-      if (record.refusal !== undefined) refusals.inc({ reason: record.refusal });
-      if (record.keyId !== undefined) keyRequests.inc(keyLabel(record.keyId, record.keyName ?? ""));
+      if (record.operationType !== undefined) operations.count(operationLabel(record.operation, record.operationType));
+      if (record.refusal !== undefined) refusals.count(refusalLabel(record.refusal));
+      if (record.keyId !== undefined) keyRequests.count(keyLabel(record.keyId, record.keyName ?? ""));
     },
   };
+}
+
+/**
+ * A counter whose counts are kept per label object and made samples when Prometheus scrapes:
+ * prom-client's inc hashes its labels at every call, which every request would pay. Callers
+ * pass one object per set of label values (kept in a bounded map), so a count is one Map update.
+ */
+function countedWhenScraped<Label extends string>(config: { name: string; help: string; labelNames: readonly Label[]; registers: Registry[] }) {
+  const counts = new Map<Record<Label, string>, number>();
+  new Counter({
+    ...config,
+    collect() {
+      this.reset();
+      for (const [labels, count] of counts) this.inc(labels, count);
+    },
+  });
+  return { count: (labels: Record<Label, string>) => void counts.set(labels, (counts.get(labels) ?? 0) + 1) };
 }
