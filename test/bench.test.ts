@@ -100,6 +100,23 @@ sqliteOnly(
 
 // On both databases: the floor has a store per database, and it takes seconds (its own small
 // seed, copied for each server; PostgreSQL: bench_* databases on TEST_DATABASE_URL's server).
+sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU per request", async () => {
+  const run = promisify(execFile);
+  if (!fs.existsSync(path.join(repoRoot, "dist", "main.js"))) await run("npm", ["run", "--silent", "build"], { cwd: repoRoot });
+  const service = await startService();
+  try {
+    const network = await service.network();
+    expect((await client(service.url, network.apiKey).post("/vehicles", { plate: "PAIR-1" })).status).toBe(201);
+    const args = ["--a", "dist", "--b", "dist", "--database-url", service.databaseUrl, "--key", network.apiKey, "--path", "/vehicles"];
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, "--rate", "100", "--seconds", "1", "--rounds", "2"], { cwd: repoRoot });
+    expect(stdout).toMatch(/^round 1 \(warm-up\): a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
+    expect(stdout).toMatch(/^round 2: a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
+    expect(stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
+  } finally {
+    await service.close();
+  }
+}, 120_000);
+
 test("the floor answers every probe of bench/check-floor.ts like the service", async () => {
   const args = ["--import", "tsx", "bench/check-floor.ts"];
   if (testProvider === "postgresql") args.push("--postgres-url", process.env.TEST_DATABASE_URL!);

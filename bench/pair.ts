@@ -1,0 +1,90 @@
+// Two builds of the service side by side: both serve the same request at the same fixed rate, at
+// the same time, and each one's CPU per request is read from /proc, round after round. On this
+// machine a server's CPU per request swings by tens of percent within minutes, and two builds
+// measured one after the other differ by that much with no change at all; measured at the same
+// time they swing together, so their ratio shows a change of a few percent (docs/performance.md,
+// "How the bench runs").
+//
+//   tsx bench/pair.ts --a DIR --b DIR --database-url URL --key KEY --path /vehicles
+//                     [--rate 1000] [--seconds 6] [--rounds 6]
+//
+// DIR is a built bundle (the dist/ of a checkout after `npm run build`, copied aside), run with
+// `npm start`'s node flags and environment. The first round warms both up and is not counted.
+import { spawn, type ChildProcess } from "node:child_process";
+import autocannon from "autocannon";
+import { parseFlags, UsageError } from "./lib/args";
+import { cpuTicks, ticksPerSecond } from "./load/quiet";
+import { npmStartNode } from "./load/targets";
+
+interface Server {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+}
+
+function start(dir: string, databaseUrl: string): Promise<Server> {
+  const { env, flags } = npmStartNode();
+  const child = spawn(process.execPath, [...flags, `${dir}/main.js`], {
+    // PORT 0: a free port each, named in the start line.
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_MINUTE: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => reject(new Error(`${dir} did not start:\n${output}`)), 60_000);
+    // Read on to the end: the request log is drained as a log collector would.
+    child.stdout!.on("data", (chunk: Buffer) => {
+      if (output.length < 10_000) output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
+      if (match && child.pid) {
+        clearTimeout(timer);
+        resolve({ url: match[1], pid: child.pid, child });
+      }
+    });
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => reject(new Error(`${dir} exited (${code}):\n${output}`)));
+  });
+}
+
+/** One round on one server: its CPU per answered request, in µs. */
+async function round(server: Server, path: string, key: string, rate: number, seconds: number): Promise<{ usPerRequest: number; failures: number }> {
+  const before = cpuTicks(server.pid)!;
+  const result = await autocannon({ url: server.url + path, connections: 10, overallRate: rate, duration: seconds, headers: { "x-api-key": key } });
+  const ticks = cpuTicks(server.pid)! - before;
+  return { usPerRequest: (ticks * 1e6) / ticksPerSecond / result.requests.total, failures: result.non2xx + result.errors };
+}
+
+async function main() {
+  const flags = parseFlags(process.argv.slice(2), {
+    a: "string",
+    b: "string",
+    "database-url": "string",
+    key: "string",
+    path: "string",
+    rate: "integer",
+    seconds: "integer",
+    rounds: "integer",
+  });
+  for (const name of ["a", "b", "database-url", "key", "path"]) if (typeof flags[name] !== "string") throw new UsageError(`--${name} is required`);
+  const [rate, seconds, rounds] = [Number(flags.rate ?? 1000), Number(flags.seconds ?? 6), Number(flags.rounds ?? 6)];
+  const dirs = [String(flags.a), String(flags.b)];
+  const servers = await Promise.all(dirs.map((dir) => start(dir, String(flags["database-url"]))));
+  try {
+    const ratios: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const [a, b] = await Promise.all(servers.map((server) => round(server, String(flags.path), String(flags.key), rate, seconds)));
+      if (a.failures + b.failures > 0) throw new Error(`answers outside 2xx: a ${a.failures}, b ${b.failures}`);
+      if (i > 0) ratios.push(b.usPerRequest / a.usPerRequest);
+      console.log(`round ${i + 1}${i === 0 ? " (warm-up)" : ""}: a ${a.usPerRequest.toFixed(0)} us/request, b ${b.usPerRequest.toFixed(0)} us/request, b/a ${(b.usPerRequest / a.usPerRequest).toFixed(3)}`);
+    }
+    const mean = ratios.reduce((sum, ratio) => sum + ratio, 0) / ratios.length;
+    console.log(`b/a CPU per request, mean of ${ratios.length} rounds: ${mean.toFixed(3)} (lowest ${Math.min(...ratios).toFixed(3)}, highest ${Math.max(...ratios).toFixed(3)})`);
+  } finally {
+    for (const server of servers) server.child.kill("SIGTERM");
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof UsageError ? error.message : error);
+  process.exit(1);
+});
