@@ -2,8 +2,8 @@
 // ISO text costs CPU, and a list page formats 30 of them (figures: docs/performance.md): an instant
 // read in its stored form (a fraction of up to three digits, as PostgreSQL drops its last zeros)
 // keeps its text, so serializing it formats nothing. Its time is made from the text's digits
-// (Date.UTC), which costs less than Date's text parser. And
-// how a statement compares an instant on each database (sameInstantOf).
+// (Date.UTC), which costs less than Date's text parser. And how a statement compares an instant
+// on each database (sameInstantOf).
 import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 
