@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { parseFlags, UsageError } from "./lib/args";
 import { cpuTicks, ticksPerSecond } from "./load/quiet";
-import { npmStartNode } from "./load/targets";
+import { drainOutput, listeningUrl, npmStartNode } from "./load/targets";
 
 interface Server {
   url: string;
@@ -22,28 +22,17 @@ interface Server {
   child: ChildProcess;
 }
 
-function start(dir: string, databaseUrl: string): Promise<Server> {
+async function start(dir: string, databaseUrl: string): Promise<Server> {
   const { env, flags } = npmStartNode();
   const child = spawn(process.execPath, [...flags, `${dir}/main.js`], {
     // PORT 0: a free port each, named in the start line.
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_MINUTE: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`${dir} did not start:\n${output}`)), 60_000);
-    // Read on to the end: the request log is drained as a log collector would.
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (output.length < 10_000) output += chunk.toString();
-      const match = /listening on (http:\/\/[^\s)]+)/.exec(output);
-      if (match && child.pid) {
-        clearTimeout(timer);
-        resolve({ url: match[1], pid: child.pid, child });
-      }
-    });
-    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.once("exit", (code) => reject(new Error(`${dir} exited (${code}):\n${output}`)));
-  });
+  const { url } = await listeningUrl(dir, child);
+  // The request log is drained by a process of its own, as the bench's servers' is.
+  drainOutput(child, null);
+  return { url, pid: child.pid!, child };
 }
 
 /** One round on one server: its CPU per answered request, in µs. */

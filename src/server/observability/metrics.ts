@@ -147,15 +147,8 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     labelNames: ["key_id", "key_name"] as const,
     registers,
   });
-  /** The labels of each key counted so far: at most maxKeySeries keys, the others as one. */
-  const keyLabels = new Map<number, { key_id: string; key_name: string }>();
-  function keyLabel(id: number, name: string) {
-    let labels = keyLabels.get(id);
-    if (labels) return labels;
-    if (keyLabels.size >= maxKeySeries) return otherKeys;
-    keyLabels.set(id, (labels = { key_id: String(id), key_name: name }));
-    return labels;
-  }
+  /** The labels of each key counted so far (its first name stays): at most maxKeySeries keys, the others as one. */
+  const keyLabelOf = labelsKept((id: number, name?: string) => ({ key_id: String(id), key_name: name ?? "" }), maxKeySeries, otherKeys);
 
   const operationNames = new Set<string>();
   function operationName(name: string | undefined): string {
@@ -165,32 +158,35 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
     operationNames.add(name);
     return name;
   }
-  /** The labels of each operation label and type counted so far (bounded as the names are). */
-  const operationLabels = new Map<string, Map<string, { operation: string; type: string }>>();
-  function operationLabel(name: string | undefined, type: string) {
-    const label = operationName(name);
-    let byType = operationLabels.get(label);
-    if (!byType) operationLabels.set(label, (byType = new Map()));
-    let labels = byType.get(type);
-    if (!labels) byType.set(type, (labels = { operation: label, type }));
-    return labels;
-  }
-  const refusalLabels = new Map<string, { reason: string }>();
-  function refusalLabel(reason: string) {
-    let labels = refusalLabels.get(reason);
-    if (!labels) refusalLabels.set(reason, (labels = { reason }));
-    return labels;
-  }
+  // Bounded as the names and reasons are: a few types per operation name.
+  const operationLabelsOf = labelsKept((operation: string) => labelsKept((type: string) => ({ operation, type })));
+  const refusalLabelOf = labelsKept((reason: string) => ({ reason }));
 
   return {
     registry,
     answered(record, addressSource) {
       addressSources[addressSource] += 1;
       series.add(record.route ?? "unmatched", record.method, record.status, record.durationMs / 1000);
-      if (record.operationType !== undefined) operations.count(operationLabel(record.operation, record.operationType));
-      if (record.refusal !== undefined) refusals.count(refusalLabel(record.refusal));
-      if (record.keyId !== undefined) keyRequests.count(keyLabel(record.keyId, record.keyName ?? ""));
+      if (record.operationType !== undefined) operations.count(operationLabelsOf(operationName(record.operation))(record.operationType));
+      if (record.refusal !== undefined) refusals.count(refusalLabelOf(record.refusal));
+      if (record.keyId !== undefined) keyRequests.count(keyLabelOf(record.keyId, record.keyName ?? ""));
     },
+  };
+}
+
+/**
+ * One labels object per key, made by `make` (with the detail of the key's first count, e.g. a
+ * key's name) and kept: countedWhenScraped counts by the object. Past `max` keys, new keys share
+ * `other`.
+ */
+function labelsKept<Key, Labels, Detail = undefined>(make: (key: Key, detail?: Detail) => Labels, max = Infinity, other?: Labels): (key: Key, detail?: Detail) => Labels {
+  const kept = new Map<Key, Labels>();
+  return (key, detail) => {
+    let labels = kept.get(key);
+    if (labels) return labels;
+    if (kept.size >= max && other) return other;
+    kept.set(key, (labels = make(key, detail)));
+    return labels;
   };
 }
 
