@@ -3,58 +3,70 @@
 // A deadline is met at most one sweep late; the sweep runs while deadlines are pending and stops
 // at the first sweep that finds none, so a steady stream of operations keeps one interval.
 //
-// A deadline lets go of its `expire` once cancelled or expired. `expire` holds the operation (its
-// request, its promise, its answer), and V8's young-generation collector can still reach entries
-// deleted from a Set whose table lives in the old generation (test/deadlines.test.ts shows it):
-// operations that had ended survived each scavenge, were promoted, and waited for a full
-// collection (docs/performance.md, "Deadlines let go of their operations").
+// Every deadline is the same time after it was set, read from a monotonic clock, so deadlines
+// come due in the order they were set: they wait in a ring, and the sweep takes them from its
+// head until the first that is not yet due. A deadline is a number (its ticket), and cancelling
+// one empties its slot: nothing is allocated per deadline, and nothing keeps what its `expire`
+// held (an operation's request, promise and answer) once it is cancelled or has expired.
+// (A Set of deadline objects did both: docs/performance.md, "Deadlines let go of their
+// operations" and "Deadlines in a ring".)
 
 export interface Deadlines {
-  /** Calls `expire` once `at` (ms since the epoch) has passed, unless the returned cancel ran first. */
-  add(at: number, expire: () => void): () => void;
+  /** Calls `expire` once the deadlines' time has passed, unless `cancel` got its ticket first. */
+  add(expire: () => void): number;
+  /** Forgets the deadline of `ticket`; one that has expired or was cancelled is left alone. */
+  cancel(ticket: number): void;
 }
 
-interface Due {
-  at: number;
-  /** null once cancelled or expired. */
-  expire: (() => void) | null;
-}
+const firstCapacity = 64;
 
-/** `due`'s expire, taken from it: it runs at most once, and nothing keeps it after. */
-function takeExpire(due: Due): (() => void) | null {
-  const expire = due.expire;
-  due.expire = null;
-  return expire;
-}
-
-/** Deadlines swept every `periodMs`. */
-export function deadlines(periodMs: number): Deadlines {
-  const pending = new Set<Due>();
+/** Deadlines `durationMs` after each is set, swept every `periodMs`. */
+export function deadlines(durationMs: number, periodMs: number): Deadlines {
+  // Tickets count up from 0; ticket t lives in slot t & mask while head <= t < tail. The ring
+  // grows when full, so a slot is never reused while its ticket is pending.
+  let dueAt = new Float64Array(firstCapacity);
+  let expires: ((() => void) | undefined)[] = new Array(firstCapacity).fill(undefined);
+  let mask = firstCapacity - 1;
+  let head = 0;
+  let tail = 0;
   let sweeper: NodeJS.Timeout | null = null;
 
+  const grow = () => {
+    const capacity = (mask + 1) * 2;
+    const nextDueAt = new Float64Array(capacity);
+    const nextExpires: ((() => void) | undefined)[] = new Array(capacity).fill(undefined);
+    for (let ticket = head; ticket < tail; ticket++) {
+      nextDueAt[ticket & (capacity - 1)] = dueAt[ticket & mask];
+      nextExpires[ticket & (capacity - 1)] = expires[ticket & mask];
+    }
+    [dueAt, expires, mask] = [nextDueAt, nextExpires, capacity - 1];
+  };
+
   const sweep = () => {
-    if (pending.size === 0) {
-      clearInterval(sweeper!);
-      sweeper = null;
-      return;
+    const now = performance.now();
+    while (head < tail) {
+      const slot = head & mask;
+      const expire = expires[slot];
+      if (expire !== undefined && dueAt[slot] > now) return;
+      expires[slot] = undefined;
+      head += 1;
+      expire?.();
     }
-    const now = Date.now();
-    for (const due of pending) {
-      if (due.at > now) continue;
-      pending.delete(due);
-      takeExpire(due)?.();
-    }
+    clearInterval(sweeper!);
+    sweeper = null;
   };
 
   return {
-    add(at, expire) {
-      const due: Due = { at, expire };
-      pending.add(due);
+    add(expire) {
+      if (tail - head > mask) grow();
+      const ticket = tail++;
+      dueAt[ticket & mask] = performance.now() + durationMs;
+      expires[ticket & mask] = expire;
       sweeper ??= setInterval(sweep, periodMs);
-      return () => {
-        pending.delete(due);
-        takeExpire(due);
-      };
+      return ticket;
+    },
+    cancel(ticket) {
+      if (ticket >= head) expires[ticket & mask] = undefined;
     },
   };
 }

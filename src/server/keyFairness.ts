@@ -37,7 +37,8 @@ interface Line {
 
 export function keyFairness(limits: FairnessLimits) {
   const lines = new Map<number | string, Line>();
-  const due = deadlines(sweepPeriodFor(limits.operationTimeoutMs));
+  // One deadline per operation, set when it comes: it covers its wait in line and its run.
+  const due = deadlines(limits.operationTimeoutMs, sweepPeriodFor(limits.operationTimeoutMs));
 
   const fits = (line: Line, cost: number) =>
     line.running === 0 || (line.running < limits.keyMaxOperationsInFlight && line.cost + cost <= limits.keyMaxCostInFlight);
@@ -59,45 +60,33 @@ export function keyFairness(limits: FairnessLimits) {
       if (!line) lines.set(key, (line = { running: 0, cost: 0, waiting: [] }));
       const current = line;
       const weight = Math.min(cost, limits.keyMaxCostInFlight);
-      if (current.waiting.length === 0 && fits(current, weight)) {
-        current.running += 1;
-        current.cost += weight;
-        return withDeadline(Promise.resolve().then(work), Date.now() + limits.operationTimeoutMs, refused, () => release(key, current, weight));
-      }
-      if (current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
+      const now = current.waiting.length === 0 && fits(current, weight);
+      if (!now && current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
 
-      return new Promise<Result>((resolve) => {
-        const deadline = Date.now() + limits.operationTimeoutMs;
-        const waiting: Waiting = {
-          cost: weight,
-          start() {
-            cancel();
-            current.running += 1;
-            current.cost += weight;
-            resolve(withDeadline(Promise.resolve().then(work), deadline, refused, () => release(key, current, weight)));
-          },
+      return new Promise<Result>((resolve, reject) => {
+        /** The work runs in the key's place; its end gives the place back, and cancels the deadline. */
+        const start = () => {
+          current.running += 1;
+          current.cost += weight;
+          Promise.resolve()
+            .then(work)
+            .finally(() => {
+              due.cancel(deadline);
+              release(key, current, weight);
+            })
+            .then(resolve, reject);
         };
-        const cancel = due.add(deadline, () => {
-          current.waiting.splice(current.waiting.indexOf(waiting), 1);
+        const waiting: Waiting | null = now ? null : { cost: weight, start };
+        const deadline = due.add(() => {
+          const place = waiting === null ? -1 : current.waiting.indexOf(waiting);
+          if (place >= 0) current.waiting.splice(place, 1);
           resolve(refused(tooLong(limits.operationTimeoutMs)));
         });
-        current.waiting.push(waiting);
+        if (waiting === null) start();
+        else current.waiting.push(waiting);
       });
     },
   };
-
-  /** The work's result, or the refusal once `deadline` has passed; `done` runs when the work ends. */
-  function withDeadline<Result>(work: Promise<Result>, deadline: number, refused: (error: GraphQLError) => Result, done: () => void): Promise<Result> {
-    return new Promise<Result>((resolve, reject) => {
-      const cancel = due.add(deadline, () => resolve(refused(tooLong(limits.operationTimeoutMs))));
-      work
-        .finally(() => {
-          cancel();
-          done();
-        })
-        .then(resolve, reject);
-    });
-  }
 }
 
 export type KeyFairness = ReturnType<typeof keyFairness>;
