@@ -8,6 +8,7 @@
 //                    [--rounds 4]   (each scenario's time in that many slices per server, alternating order)
 //                    [--warmup S]   (seconds of unmeasured load per server before each scenario; default
 //                                    one slice, at most 2; 0 for none)
+//                    [--warmup-requests N] (and on until N answers, 5x S at most; default 10000; 0: S only)
 //                    [--out FILE]   (default bench/results/<database>-<size>.md)
 //                    [--layers=false] (skips the in-process part: CPU per request by layer, bench/layers/)
 // PostgreSQL needs --postgres-url (or BENCH_DATABASE_URL): a server where the role may create databases.

@@ -15,6 +15,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { measure, percentile } from "../bench/load/measure";
 import { measuringOrder } from "../bench/load/rounds";
+import { maxWarmupFactor, measureSideBySide } from "../bench/load/slices";
 import { layerScenarioNames } from "../bench/layers/measure";
 
 const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
@@ -26,7 +27,7 @@ sqliteOnly(
     const logs = temporaryDir();
     await promisify(execFile)(
       "npm",
-      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--warmup", "0.2", "--targets", "service,floor", "--out", out],
+      ["run", "--silent", "bench", "--", "--size", "small", "--duration", "1", "--connections", "2", "--rounds", "2", "--warmup", "0.2", "--warmup-requests", "0", "--targets", "service,floor", "--out", out],
       { cwd: repoRoot, maxBuffer: 20 * 1024 * 1024, env: { ...process.env, BENCH_SERVER_LOGS: logs } },
     );
     const report = fs.readFileSync(out, "utf8");
@@ -64,7 +65,7 @@ sqliteOnly(
     expect(report).toMatch(/: duty hours, year by month \(largest\): p50 < 50 ms \([\d.]+ ms\)/);
     expect(report).toMatch(/\| peak RSS \(MB\) \| \d+ /);
     expect(report).toContain("each scenario measures them in slices of 0.5 s, 2 per server");
-    expect(report).toContain("after 0.2 s of unmeasured warm-up on the scenario's requests per server");
+    expect(report).toContain("after unmeasured warm-up on the scenario's requests per server (0.2 s)");
     expect(report).toContain("## Targets (issue 4)");
     // The in-process part: CPU per request by layer, each scenario of the cost table a column, its
     // layers (and the time off the main thread) adding up to the profiled total.
@@ -214,6 +215,42 @@ test("a run with maxRequests stops once it has sent them, and the next run numbe
     // No path was asked twice across both runs.
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths).toContain(`/term/${first.issued}`);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+// Takes ~12 s and no database: run once.
+const withoutDatabase = testProvider === "sqlite" ? test : test.skip;
+
+withoutDatabase("a server is warmed up for its seconds and on until it has answered the warm-up's requests, within five times its seconds", async () => {
+  // A server answering in 20 ms on 2 connections: ~100 answers a second (autocannon runs whole seconds).
+  const server = http.createServer((_request, response) => void setTimeout(() => response.end("{}"), 20));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let answered = 0;
+  server.on("request", () => (answered += 1));
+  const request = { method: "GET" as const, path: (i: number) => `/vehicles/${i}` };
+  /** The answers and seconds of the warm-up: what the server had answered when the first slice waits for quiet. */
+  const warmup = async (warmupRequests: number) => {
+    answered = 0;
+    let warmed: { answers: number; seconds: number } | null = null;
+    const started = performance.now();
+    const quiet = { wait: async () => void (warmed ??= { answers: answered, seconds: (performance.now() - started) / 1000 }), close: async () => undefined };
+    const settings = { connections: 2, durationSeconds: 1, rounds: 1, warmupSeconds: 1, warmupRequests };
+    await measureSideBySide([{ name: "server", url, request }], "key", settings, quiet);
+    return warmed!;
+  };
+  try {
+    const onlySeconds = await warmup(0);
+    expect(onlySeconds.answers).toBeLessThan(150);
+    expect(onlySeconds.seconds).toBeLessThan(2);
+    const toRequests = await warmup(250);
+    expect(toRequests.answers).toBeGreaterThanOrEqual(250);
+    expect(toRequests.answers).toBeLessThan(260);
+    const capped = await warmup(1_000_000);
+    expect(capped.seconds).toBeGreaterThanOrEqual(maxWarmupFactor * 0.9);
+    expect(capped.seconds).toBeLessThan(maxWarmupFactor + 1.5);
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

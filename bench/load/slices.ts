@@ -23,12 +23,17 @@ export interface SliceSettings {
   durationSeconds: number;
   /** Slices per scenario and server, alternating the servers' order (./rounds.ts). */
   rounds: number;
-  /** Seconds of unmeasured load per server on each scenario's requests before its slices. */
+  /** Seconds of unmeasured load per server on each scenario's requests before its slices, at least. */
   warmupSeconds: number;
+  /** Requests a server's warm-up goes on to, past warmupSeconds, within maxWarmupFactor times it. */
+  warmupRequests: number;
 }
 
+/** A warm-up that waits for warmupRequests lasts at most this many times warmupSeconds. */
+export const maxWarmupFactor = 5;
+
 /** The command-line flags of SliceSettings. */
-export const sliceFlags = { duration: "integer", connections: "integer", rounds: "integer", warmup: "number" } as const satisfies FlagSpec;
+export const sliceFlags = { duration: "integer", connections: "integer", rounds: "integer", warmup: "number", "warmup-requests": "integer" } as const satisfies FlagSpec;
 
 export function sliceSettingsOf(flags: ParsedFlags): SliceSettings {
   const durationSeconds = (flags.duration as number) ?? 10;
@@ -37,26 +42,35 @@ export function sliceSettingsOf(flags: ParsedFlags): SliceSettings {
   if (rounds < 1) throw new UsageError("--rounds must be at least 1");
   const warmupSeconds = (flags.warmup as number) ?? Math.min(2, durationSeconds / rounds);
   if (warmupSeconds < 0) throw new UsageError("--warmup must not be negative");
-  return { connections, durationSeconds, rounds, warmupSeconds };
+  const warmupRequests = (flags["warmup-requests"] as number) ?? 10_000;
+  if (warmupRequests < 0) throw new UsageError("--warmup-requests must not be negative");
+  return { connections, durationSeconds, rounds, warmupSeconds, warmupRequests };
 }
 
 /** Each contestant's measurement of one scenario, sent with `apiKey`. */
 export async function measureSideBySide<Name extends string>(
   contestants: Contestant<Name>[],
   apiKey: string,
-  { connections, durationSeconds, rounds, warmupSeconds }: SliceSettings,
+  { connections, durationSeconds, rounds, warmupSeconds, warmupRequests }: SliceSettings,
   quiet: Quiet,
 ): Promise<Map<Name, Measurement>> {
   // Warm-up on the scenario's own requests, so the JIT has compiled each server's code for
-  // them before the first slice: the service's path through GraphQL took ~5 s of load to
-  // reach its speed (a get by id's first 2.5 s slice cost ~15% more CPU per request than
-  // its later ones), the floor's few functions a fraction of a second. A scenario of
+  // them before the first slice. Compilation follows calls, not seconds: the service's path
+  // through GraphQL took ~5 s of load to reach its speed on a get by id (its first 2.5 s slice
+  // cost ~15% more CPU per request than its later ones), and a create, at a tenth of the
+  // rate, ~10 s (docs/performance.md, "How the bench runs"); the floor's few functions take a
+  // fraction of a second. So each server is warmed for warmupSeconds and on until it has
+  // answered warmupRequests, within maxWarmupFactor times warmupSeconds. A scenario of
   // distinct requests is not warmed (its requests would be repeats when measured); the
   // scenario before it runs the same code.
   for (const contestant of warmupSeconds > 0 ? contestants : []) {
     if (contestant.request.distinct) continue;
     // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
-    await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds: warmupSeconds });
+    const first = await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds: warmupSeconds });
+    if (first.requests < warmupRequests) {
+      const durationSeconds = warmupSeconds * (maxWarmupFactor - 1);
+      await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds, firstIndex: first.issued, maxRequests: warmupRequests - first.requests });
+    }
   }
   const samples = new Map<Name, LoadSample[]>(contestants.map((contestant) => [contestant.name, []]));
   for (const contestant of measuringOrder(contestants, rounds)) {
