@@ -12,6 +12,7 @@ import { removeCreatedVehicles, restoreToggledDutytime } from "../lib/databases"
 import { repoRoot } from "../lib/processes";
 import { measure } from "../load/measure";
 import { watchServers } from "../load/quiet";
+import { warmUp, warmupText } from "../load/slices";
 import { drainOutput, listeningUrl, npmStartNode } from "../load/targets";
 import { benchOwner, requestOf, type Scenario } from "../load/scenarios";
 import { networkKey, type BenchKeys } from "../seed/keysFile";
@@ -38,6 +39,7 @@ export interface LayerSettings {
   durationSeconds: number;
   connections: number;
   warmupSeconds: number;
+  warmupRequests: number;
   /** The sampling profiler's interval. */
   intervalUs: number;
 }
@@ -106,7 +108,7 @@ export async function measureLayers(databaseUrl: string, keys: BenchKeys, scenar
       const { apiKey, networkId } = networkKey(keys, scenario.network);
       const started = new Date();
       const load = (durationSeconds: number) => measure(service.url, apiKey, request, { connections: settings.connections, durationSeconds });
-      if (settings.warmupSeconds > 0) await load(settings.warmupSeconds);
+      await warmUp(service.url, apiKey, request, settings);
       await quiet.wait();
       const plain = await service.window(null, 0, () => load(settings.durationSeconds));
       await quiet.wait();
@@ -155,7 +157,7 @@ export function layerTable(costs: LayerCosts[], settings: LayerSettings): string
     "## CPU per request by layer (in-process part)",
     "",
     `The service as \`npm start\` runs it, with its metrics listener on, alone on the database; each scenario ` +
-      `${settings.warmupSeconds} s of warm-up, then ${settings.durationSeconds} s unprofiled and ${settings.durationSeconds} s with V8's ` +
+      `warmed up (${warmupText(settings)}), then ${settings.durationSeconds} s unprofiled and ${settings.durationSeconds} s with V8's ` +
       `sampling profiler (every ${settings.intervalUs} µs), ${settings.connections} connections. µs of CPU per request (share of the profiled total); ` +
       "each sample is charged to the innermost frame that names its layer (bench/layers/layers.ts).",
     "",

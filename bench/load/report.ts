@@ -2,7 +2,7 @@
 import os from "node:os";
 import type { Measurement } from "./measure";
 import { newRangeScenario, newTerms, type Scenario } from "./scenarios";
-import { maxWarmupFactor, type SliceSettings } from "./slices";
+import { warmupText, type SliceSettings } from "./slices";
 import { isPeer, peerNames, peers, type PeerName, type TargetName } from "./targets";
 
 export interface BenchResults extends SliceSettings {
@@ -137,7 +137,7 @@ export const measuredOn = (server: string | null) =>
 
 /** How the scenarios were measured (bench/load/slices.ts). */
 export const slicing = ({ connections, durationSeconds, rounds, warmupSeconds, warmupRequests }: SliceSettings) =>
-  `${connections} connections, ${durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${durationSeconds / rounds} s, ${rounds} per server, in turn and then in the reverse order${warmupSeconds > 0 ? `, after unmeasured warm-up on the scenario's requests per server (${warmupSeconds} s${warmupRequests > 0 ? `, and on until ${warmupRequests} answers, ${warmupSeconds * maxWarmupFactor} s at most` : ""})` : ", without warm-up"}`;
+  `${connections} connections, ${durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${durationSeconds / rounds} s, ${rounds} per server, in turn and then in the reverse order${warmupSeconds > 0 ? `, after unmeasured warm-up on the scenario's requests per server (${warmupText({ warmupSeconds, warmupRequests })})` : ", without warm-up"}`;
 
 export function markdown(run: BenchResults): string {
   const shownPeers = peersOf(run);

@@ -47,6 +47,32 @@ export function sliceSettingsOf(flags: ParsedFlags): SliceSettings {
   return { connections, durationSeconds, rounds, warmupSeconds, warmupRequests };
 }
 
+/**
+ * Unmeasured load on a scenario's own requests, so the JIT has compiled a server's code for them
+ * before it is measured. Compilation follows calls, not seconds: the service's path through
+ * GraphQL took ~5 s of load to reach its speed on a get by id (its first 2.5 s slice cost ~15%
+ * more CPU per request than its later ones), and a create, at a tenth of the rate, ~10 s
+ * (docs/performance.md, "How the bench runs"); the floor's few functions take a fraction of a
+ * second. So a server is loaded for warmupSeconds and on until it has answered warmupRequests,
+ * within maxWarmupFactor times warmupSeconds.
+ */
+export async function warmUp(
+  url: string,
+  apiKey: string,
+  request: LoadRequest,
+  { connections, warmupSeconds, warmupRequests }: Pick<SliceSettings, "connections" | "warmupSeconds" | "warmupRequests">,
+): Promise<void> {
+  if (warmupSeconds <= 0) return;
+  const first = await measure(url, apiKey, request, { connections, durationSeconds: warmupSeconds });
+  if (first.requests >= warmupRequests) return;
+  const durationSeconds = warmupSeconds * (maxWarmupFactor - 1);
+  await measure(url, apiKey, request, { connections, durationSeconds, firstIndex: first.issued, maxRequests: warmupRequests - first.requests });
+}
+
+/** How long warmUp loads a server, for the results' headers: "2 s, and on until 10000 answers, 10 s at most". */
+export const warmupText = ({ warmupSeconds, warmupRequests }: Pick<SliceSettings, "warmupSeconds" | "warmupRequests">) =>
+  `${warmupSeconds} s${warmupRequests > 0 ? `, and on until ${warmupRequests} answers, ${warmupSeconds * maxWarmupFactor} s at most` : ""}`;
+
 /** Each contestant's measurement of one scenario, sent with `apiKey`. */
 export async function measureSideBySide<Name extends string>(
   contestants: Contestant<Name>[],
@@ -54,23 +80,11 @@ export async function measureSideBySide<Name extends string>(
   { connections, durationSeconds, rounds, warmupSeconds, warmupRequests }: SliceSettings,
   quiet: Quiet,
 ): Promise<Map<Name, Measurement>> {
-  // Warm-up on the scenario's own requests, so the JIT has compiled each server's code for
-  // them before the first slice. Compilation follows calls, not seconds: the service's path
-  // through GraphQL took ~5 s of load to reach its speed on a get by id (its first 2.5 s slice
-  // cost ~15% more CPU per request than its later ones), and a create, at a tenth of the
-  // rate, ~10 s (docs/performance.md, "How the bench runs"); the floor's few functions take a
-  // fraction of a second. So each server is warmed for warmupSeconds and on until it has
-  // answered warmupRequests, within maxWarmupFactor times warmupSeconds. A scenario of
-  // distinct requests is not warmed (its requests would be repeats when measured); the
-  // scenario before it runs the same code.
-  for (const contestant of warmupSeconds > 0 ? contestants : []) {
-    if (contestant.request.distinct) continue;
+  // A scenario of distinct requests is not warmed (its requests would be repeats when
+  // measured); the scenario before it runs the same code.
+  for (const contestant of contestants) {
     // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
-    const first = await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds: warmupSeconds });
-    if (first.requests < warmupRequests) {
-      const durationSeconds = warmupSeconds * (maxWarmupFactor - 1);
-      await measure(contestant.url, apiKey, contestant.request, { connections, durationSeconds, firstIndex: first.issued, maxRequests: warmupRequests - first.requests });
-    }
+    if (!contestant.request.distinct) await warmUp(contestant.url, apiKey, contestant.request, { connections, warmupSeconds, warmupRequests });
   }
   const samples = new Map<Name, LoadSample[]>(contestants.map((contestant) => [contestant.name, []]));
   for (const contestant of measuringOrder(contestants, rounds)) {
