@@ -23,7 +23,9 @@ const firstCapacity = 64;
 /** Deadlines `durationMs` after each is set, swept every `periodMs`. */
 export function deadlines(durationMs: number, periodMs: number): Deadlines {
   // Tickets count up from 0; ticket t lives in slot t & mask while head <= t < tail. The ring
-  // grows when full, so a slot is never reused while its ticket is pending.
+  // grows when full, so a slot is never reused while its ticket is pending, and keeps its size.
+  // The sweep frees slots from the head only, and the oldest pending deadline is at most one
+  // duration and a sweep old: the ring holds at most the deadlines set within that time.
   let dueAt = new Float64Array(firstCapacity);
   let expires: ((() => void) | undefined)[] = new Array(firstCapacity).fill(undefined);
   let mask = firstCapacity - 1;

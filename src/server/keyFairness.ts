@@ -60,8 +60,8 @@ export function keyFairness(limits: FairnessLimits) {
       if (!line) lines.set(key, (line = { running: 0, cost: 0, waiting: [] }));
       const current = line;
       const weight = Math.min(cost, limits.keyMaxCostInFlight);
-      const now = current.waiting.length === 0 && fits(current, weight);
-      if (!now && current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
+      const startsNow = current.waiting.length === 0 && fits(current, weight);
+      if (!startsNow && current.waiting.length >= limits.keyMaxQueued) return Promise.resolve(refused(lineFull()));
 
       return new Promise<Result>((resolve, reject) => {
         /** The work runs in the key's place; its end gives the place back, and cancels the deadline. */
@@ -76,7 +76,7 @@ export function keyFairness(limits: FairnessLimits) {
             })
             .then(resolve, reject);
         };
-        const waiting: Waiting | null = now ? null : { cost: weight, start };
+        const waiting: Waiting | null = startsNow ? null : { cost: weight, start };
         const deadline = due.add(() => {
           const place = waiting === null ? -1 : current.waiting.indexOf(waiting);
           if (place >= 0) current.waiting.splice(place, 1);
