@@ -136,8 +136,8 @@ export const measuredOn = (server: string | null) =>
   `${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), Node ${process.version}${server ? `, ${server}` : ""}`;
 
 /** How the scenarios were measured (bench/load/slices.ts). */
-export const slicing = ({ connections, durationSeconds, rounds, warmupSeconds, warmupRequests }: SliceSettings) =>
-  `${connections} connections, ${durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${durationSeconds / rounds} s, ${rounds} per server, in turn and then in the reverse order${warmupSeconds > 0 ? `, after unmeasured warm-up on the scenario's requests per server (${warmupText({ warmupSeconds, warmupRequests })})` : ", without warm-up"}`;
+export const slicing = (settings: SliceSettings) =>
+  `${settings.connections} connections, ${settings.durationSeconds} s per scenario and server, the servers run side by side and each scenario measures them in slices of ${settings.durationSeconds / settings.rounds} s, ${settings.rounds} per server, in turn and then in the reverse order${settings.warmupSeconds > 0 ? `, after unmeasured warm-up on the scenario's requests per server (${warmupText(settings)})` : ", without warm-up"}`;
 
 export function markdown(run: BenchResults): string {
   const shownPeers = peersOf(run);

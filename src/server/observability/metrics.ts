@@ -169,7 +169,7 @@ export function serviceMetrics({ pool = null }: { pool?: PoolCounts | null } = {
       series.add(record.route ?? "unmatched", record.method, record.status, record.durationMs / 1000);
       if (record.operationType !== undefined) operations.count(operationLabelsOf(operationName(record.operation))(record.operationType));
       if (record.refusal !== undefined) refusals.count(refusalLabelOf(record.refusal));
-      if (record.keyId !== undefined) keyRequests.count(keyLabelOf(record.keyId, record.keyName ?? ""));
+      if (record.keyId !== undefined) keyRequests.count(keyLabelOf(record.keyId, record.keyName));
     },
   };
 }
