@@ -5,8 +5,13 @@
 // time they swing together, so their ratio shows a change of a few percent (docs/performance.md,
 // "How the bench runs").
 //
-//   tsx bench/pair.ts --a DIR --b DIR --database-url URL --key KEY --path /vehicles
-//                     [--rate 1000] [--seconds 6] [--rounds 6]
+//   tsx bench/pair.ts --a DIR --b DIR --database-url URL [--b-database-url URL] --key KEY
+//                     --path /vehicles [--method POST --body JSON] [--rate 1000] [--seconds 6] [--rounds 6]
+//
+// A body is sent as JSON; each `[<id>]` in it becomes an id new in each request of the run.
+// Writes to one SQLite file take turns for its one writer across both processes, which makes
+// their rounds swing apart: give b a copy of its own (--b-database-url; the same key holds in a
+// copy), and the writes an owner the bench removes afterwards (`Bench Owner`, bench/load/scenarios.ts).
 //
 // DIR is a built bundle (the dist/ of a checkout after `npm run build`, copied aside), run with
 // `npm start`'s node flags and environment. The first round warms both up and is not counted.
@@ -35,11 +40,34 @@ async function start(dir: string, databaseUrl: string): Promise<Server> {
   return { url, pid: child.pid!, child };
 }
 
+/** What every request of a round sends. */
+interface PairRequest {
+  path: string;
+  key: string;
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body: string | undefined;
+}
+
+let sentIds = 0;
+const nextId = () => `${process.pid}-${++sentIds}`;
+
 /** One round on one server: its CPU per answered request, in µs. */
-async function round(server: Server, path: string, key: string, rate: number, seconds: number): Promise<{ usPerRequest: number; failures: number }> {
+async function round(server: Server, request: PairRequest, rate: number, seconds: number): Promise<{ usPerRequest: number; failures: number }> {
   const before = cpuTicks(server.pid)!;
-  const result = await autocannon({ url: server.url + path, connections: 10, overallRate: rate, duration: seconds, headers: { "x-api-key": key } });
+  const headers: Record<string, string> = { "x-api-key": request.key };
+  if (request.body !== undefined) headers["content-type"] = "application/json";
+  const result = await autocannon({
+    url: server.url,
+    // The body made per request, not autocannon's idReplacement: that one sets Content-Length
+    // for ids of 27 characters, and its ids grow longer, so a server waits for bytes never sent.
+    requests: [{ method: request.method, path: request.path, setupRequest: (sent) => ({ ...sent, body: request.body?.replaceAll("[<id>]", nextId()) }) }],
+    connections: 10,
+    overallRate: rate,
+    duration: seconds,
+    headers,
+  });
   const ticks = cpuTicks(server.pid)! - before;
+  if (result.requests.total === 0) throw new Error(`no answers from ${server.url} in ${seconds} s`);
   return { usPerRequest: (ticks * 1e6) / ticksPerSecond / result.requests.total, failures: result.non2xx + result.errors };
 }
 
@@ -48,20 +76,32 @@ async function main() {
     a: "string",
     b: "string",
     "database-url": "string",
+    "b-database-url": "string",
     key: "string",
     path: "string",
+    method: "string",
+    body: "string",
     rate: "integer",
     seconds: "integer",
     rounds: "integer",
   });
   for (const name of ["a", "b", "database-url", "key", "path"]) if (typeof flags[name] !== "string") throw new UsageError(`--${name} is required`);
   const [rate, seconds, rounds] = [Number(flags.rate ?? 1000), Number(flags.seconds ?? 6), Number(flags.rounds ?? 6)];
+  const method = String(flags.method ?? "GET").toUpperCase();
+  if (!["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method)) throw new UsageError(`--method ${method}: GET, POST, PUT, PATCH or DELETE`);
+  const request: PairRequest = {
+    path: String(flags.path),
+    key: String(flags.key),
+    method: method as PairRequest["method"],
+    body: flags.body === undefined ? undefined : String(flags.body),
+  };
   const dirs = [String(flags.a), String(flags.b)];
-  const servers = await Promise.all(dirs.map((dir) => start(dir, String(flags["database-url"]))));
+  const databaseUrls = [String(flags["database-url"]), String(flags["b-database-url"] ?? flags["database-url"])];
+  const servers = await Promise.all(dirs.map((dir, i) => start(dir, databaseUrls[i])));
   try {
     const ratios: number[] = [];
     for (let i = 0; i < rounds; i++) {
-      const [a, b] = await Promise.all(servers.map((server) => round(server, String(flags.path), String(flags.key), rate, seconds)));
+      const [a, b] = await Promise.all(servers.map((server) => round(server, request, rate, seconds)));
       if (a.failures + b.failures > 0) throw new Error(`answers outside 2xx: a ${a.failures}, b ${b.failures}`);
       if (i > 0) ratios.push(b.usPerRequest / a.usPerRequest);
       console.log(`round ${i + 1}${i === 0 ? " (warm-up)" : ""}: a ${a.usPerRequest.toFixed(0)} us/request, b ${b.usPerRequest.toFixed(0)} us/request, b/a ${(b.usPerRequest / a.usPerRequest).toFixed(3)}`);

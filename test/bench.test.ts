@@ -113,6 +113,16 @@ sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU 
     expect(stdout).toMatch(/^round 1 \(warm-up\): a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^round 2: a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
+    // Writes: the body is sent as JSON, each [<id>] a new id per request.
+    const body = JSON.stringify({ plate: "PAIR-2", owner: "Bench Owner", comment: "pair [<id>]" });
+    const posting = ["--method", "POST", "--body", body, "--rate", "100", "--seconds", "1", "--rounds", "2"];
+    const posted = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, ...posting], { cwd: repoRoot });
+    expect(posted.stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
+    const page = await client(service.url, network.apiKey).get("/vehicles?search=PAIR-2&per_page=100");
+    const comments: string[] = page.body.data.map((vehicle: { comment: string }) => vehicle.comment);
+    expect(comments.length).toBeGreaterThan(20);
+    expect(comments.every((comment) => /^pair \S+$/.test(comment) && !comment.includes("[<id>]"))).toBe(true);
+    expect(new Set(comments).size).toBe(comments.length);
   } finally {
     await service.close();
   }
