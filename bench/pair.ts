@@ -40,11 +40,15 @@ async function start(dir: string, databaseUrl: string): Promise<Server> {
   return { url, pid: child.pid!, child };
 }
 
+const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof methods)[number];
+const isMethod = (name: string): name is Method => (methods as readonly string[]).includes(name);
+
 /** What every request of a round sends. */
 interface PairRequest {
   path: string;
   key: string;
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  method: Method;
   body: string | undefined;
 }
 
@@ -88,11 +92,11 @@ async function main() {
   for (const name of ["a", "b", "database-url", "key", "path"]) if (typeof flags[name] !== "string") throw new UsageError(`--${name} is required`);
   const [rate, seconds, rounds] = [Number(flags.rate ?? 1000), Number(flags.seconds ?? 6), Number(flags.rounds ?? 6)];
   const method = String(flags.method ?? "GET").toUpperCase();
-  if (!["GET", "POST", "PUT", "PATCH", "DELETE"].includes(method)) throw new UsageError(`--method ${method}: GET, POST, PUT, PATCH or DELETE`);
+  if (!isMethod(method)) throw new UsageError(`--method ${method}: one of ${methods.join(", ")}`);
   const request: PairRequest = {
     path: String(flags.path),
     key: String(flags.key),
-    method: method as PairRequest["method"],
+    method,
     body: flags.body === undefined ? undefined : String(flags.body),
   };
   const dirs = [String(flags.a), String(flags.b)];
