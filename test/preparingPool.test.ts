@@ -148,9 +148,17 @@ describePostgres("the plans of pages on PostgreSQL", () => {
     db = await openDatabase(fresh.url, { ...defaultPoolSettings, size: 1 });
     pool = connectionPoolOf(db.prisma)!;
     const network = await db.prisma.network.create({ data: { name: "Plans", identifierType: "steam", createdAt: new Date() } });
-    // Enough rows that a generic plan priced for a tenth of them costs more than a page's.
-    await db.prisma.$executeRaw`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
-      SELECT ${network.id}, 'P-' || i, 'p-' || i, now(), now() FROM generate_series(0, 19999) AS i`;
+    // Enough rows that a generic plan priced for a tenth of them costs more than a page's. Their
+    // indexes' upkeep can outlast the service's statement timeout on a busy machine: this set-up
+    // runs without it (SET LOCAL: for its own transaction only).
+    await db.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe("SET LOCAL statement_timeout = 0");
+        await tx.$executeRaw`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
+          SELECT ${network.id}, 'P-' || i, 'p-' || i, now(), now() FROM generate_series(0, 19999) AS i`;
+      },
+      { timeout: 50_000 },
+    );
     await db.prisma.$executeRawUnsafe("ANALYZE vehicles");
   });
   afterAll(async () => {
