@@ -428,7 +428,9 @@ describe("outcomes written together", () => {
           return work({ ...tx, webhooks: { ...tx.webhooks, settle } }, turn);
         }, networkId, shape),
     };
-    const own = startWebhookDelivery(counted, { ...settings, settleWaitMs: 2_000 }, observer);
+    // The receiver holds each attempt until all eight are in: an attempt timed out meanwhile (a
+    // busy machine starts them seconds apart) would be retried, and counted, so none times out here.
+    const own = startWebhookDelivery(counted, { ...settings, settleWaitMs: 2_000, timeoutMs: 30_000 }, observer);
     try {
       const net = await newNetwork();
       for (let i = 0; i < hooks; i++) ours.add((await createWebhook(net.api, { url: `http://127.0.0.1:${port}/${i}`, types: ["vehicle.created"] })).webhook.id);
