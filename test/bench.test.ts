@@ -3,6 +3,7 @@
 // the bench measures the service against, still answers like the service (bench/check-floor.ts).
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import Database from "libsql";
 import path from "node:path";
 import { promisify } from "node:util";
 import { freshDatabase, temporaryDir, testProvider } from "./support/database";
@@ -113,9 +114,11 @@ sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU 
     expect(stdout).toMatch(/^round 1 \(warm-up\): a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^round 2: a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
-    // Writes: the body is sent as JSON, each [<id>] a new id per request.
-    const body = JSON.stringify({ plate: "PAIR-2", owner: "Bench Owner", comment: "pair [<id>]" });
-    const posting = ["--method", "POST", "--body", body, "--rate", "100", "--seconds", "1", "--rounds", "2"];
+    // Writes: the body is sent as JSON, each [<id>] a new id per request; b writes into a copy of its own.
+    const copy = `${service.databaseUrl.replace(/^file:/, "")}.b.db`;
+    new Database(service.databaseUrl.replace(/^file:/, "")).exec(`VACUUM INTO '${copy}'`);
+    const body = JSON.stringify({ plate: "PAIR-2", owner: benchOwner, comment: "pair [<id>]" });
+    const posting = ["--method", "POST", "--body", body, "--b-database-url", `file:${copy}`, "--rate", "100", "--seconds", "1", "--rounds", "2"];
     const posted = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, ...posting], { cwd: repoRoot });
     expect(posted.stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
     const page = await client(service.url, network.apiKey).get("/vehicles?search=PAIR-2&per_page=100");
@@ -123,6 +126,10 @@ sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU 
     expect(comments.length).toBeGreaterThan(20);
     expect(comments.every((comment) => /^pair \S+$/.test(comment) && !comment.includes("[<id>]"))).toBe(true);
     expect(new Set(comments).size).toBe(comments.length);
+    // b's writes went to its copy.
+    const inCopy = new Database(copy).prepare("SELECT COUNT(*) AS n FROM vehicles WHERE plate = 'PAIR-2'").get() as { n: number };
+    expect(inCopy.n).toBeGreaterThan(20);
+    for (const file of [copy, `${copy}-wal`, `${copy}-shm`]) fs.rmSync(file, { force: true });
   } finally {
     await service.close();
   }

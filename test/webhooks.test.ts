@@ -446,7 +446,7 @@ describe("outcomes written together", () => {
       await eventually(async () => received, (count) => count === hooks);
       // A's outcomes written before counting starts (a slow machine writes them after any fixed pause).
       await allDelivered();
-      // Every webhook now waits for the next event (lingering): one write, eight attempts at once.
+      // Every webhook now waits for the next event (lingering, or taken again once that has ended): one write, eight attempts at once.
       await new Promise((resolve) => setTimeout(resolve, 200));
       transactions = 0;
       await vehicles(net.api, 1, "TOGETHER-B");
