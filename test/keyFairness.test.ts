@@ -95,6 +95,33 @@ test("an operation past its time is answered UNAVAILABLE, and its place is held 
   expect(await next).toBe("next");
 });
 
+
+test("work that throws, rejects or answers at once gives its place back, and the one waiting starts", async () => {
+  const fairness = keyFairness({ ...limits, keyMaxOperationsInFlight: 1 });
+  const order: string[] = [];
+  const throws = fairness.run(1, 1, () => {
+    order.push("throws");
+    throw new Error("thrown");
+  }, refused);
+  const rejects = fairness.run(1, 1, () => {
+    order.push("rejects");
+    return Promise.reject(new Error("rejected"));
+  }, refused);
+  const plain = fairness.run(1, 1, () => {
+    order.push("plain");
+    return "plain";
+  }, refused);
+  await expect(throws).rejects.toThrow("thrown");
+  await expect(rejects).rejects.toThrow("rejected");
+  expect(await plain).toBe("plain");
+  expect(order).toEqual(["throws", "rejects", "plain"]);
+  // Every place is back: two more run at once (the line would refuse the third of a full one).
+  const first = gate();
+  const held = fairness.run(1, 1, () => first.opened.then(() => "held"), refused);
+  const waits = fairness.run(1, 1, () => "waits", refused);
+  first.open();
+  expect(await Promise.all([held, waits])).toEqual(["held", "waits"]);
+});
 test("the length-bounded cache drops the least recently used entries past its entries or total key length", () => {
   const cache = new LengthBoundedCache<number>(3, 10);
   cache.set("aaa", 1);

@@ -16,11 +16,12 @@ const network = { id: 7, name: "Guard", identifierType: "steam", timeZone: "UTC"
 /** A SOFA client whose execute records what it was asked and answers `answer`. */
 function recordingClient(answer: (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult> = () => ({ data: {} })) {
   const calls: ExecutionArgs[] = [];
-  const callSofa = createSofaClient(schema, {} as Database, () => new Date(0), (args) => {
+  const runnerOf = createSofaClient(schema, {} as Database, () => new Date(0), (args) => {
     calls.push(args);
     return answer(args);
   }, restOperations);
-  return { calls, callSofa };
+  const callSofa = (operation: SofaOperation, ...[values, runFor, key]: Parameters<ReturnType<typeof runnerOf>>) => runnerOf(operation)(values, runFor, key);
+  return { calls, callSofa, runnerOf };
 }
 
 /** What SOFA's own router (useSofa, called as a fetch handler) runs for an operation, with these values as a JSON body. */
@@ -77,8 +78,8 @@ describe("REST operations as SOFA builds them (src/rest/sofa.ts)", () => {
 
   test("an operation the schema has no root field for fails when the client is made; an unknown one has no route", async () => {
     expect(() => sofaOperationDocuments(restView(schema), [], ["Query.nothingLikeThis"])).toThrow(/no root field/);
-    const { callSofa } = recordingClient();
-    await expect(callSofa("Query.nothingLikeThis", {}, network, operatorKey)).rejects.toThrow(/no SOFA route/);
+    const { runnerOf } = recordingClient();
+    expect(() => runnerOf("Query.nothingLikeThis")).toThrow(/no SOFA route/);
   });
 
   test("typed variables reach execute as they are (an input object is not serialized), and the data comes back as JSON", async () => {

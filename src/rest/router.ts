@@ -11,34 +11,36 @@ export interface Route<Handler> {
   handler: Handler;
 }
 
-interface CompiledRoute<Handler> extends Route<Handler> {
+interface CompiledRoute<R> {
+  /** The route as given: a match answers it itself, so what a caller keeps per route is found by it. */
+  route: R;
   pattern: RegExp;
   names: string[];
 }
 
-export type Match<Handler> = { route: Route<Handler>; params: PathParams } | { reply: Reply };
+export type Match<R> = { route: R; params: PathParams } | { reply: Reply };
 
-export function createRouter<Handler>(routes: Route<Handler>[]) {
-  const compiled: CompiledRoute<Handler>[] = routes.map((route) => {
+export function createRouter<R extends Route<unknown>>(routes: R[]) {
+  const compiled: CompiledRoute<R>[] = routes.map((route) => {
     const names: string[] = [];
     const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       names.push(name);
       return "([^/]+)";
     });
-    return { ...route, names, pattern: new RegExp(`^${source}/?$`) };
+    return { route, names, pattern: new RegExp(`^${source}/?$`) };
   });
 
   /** The methods the path answers (HEAD wherever GET), or null for a path of no route. */
   function methodsOf(pathname: string): string[] | null {
-    const methods = compiled.filter((route) => route.pattern.test(pathname)).map((route) => route.method as string);
+    const methods = compiled.filter((entry) => entry.pattern.test(pathname)).map((entry) => entry.route.method as string);
     if (methods.length === 0) return null;
     return methods.includes("GET") ? [...methods, "HEAD"] : methods;
   }
 
-  function match(method: string, pathname: string): Match<Handler> | null {
+  function match(method: string, pathname: string): Match<R> | null {
     const allowed: string[] = [];
-    for (const route of compiled) {
-      const found = route.pattern.exec(pathname);
+    for (const { route, names, pattern } of compiled) {
+      const found = pattern.exec(pathname);
       if (!found) continue;
       if (route.method !== method && !(method === "HEAD" && route.method === "GET")) {
         allowed.push(route.method);
@@ -46,7 +48,7 @@ export function createRouter<Handler>(routes: Route<Handler>[]) {
       }
       const params: PathParams = {};
       try {
-        route.names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1])));
+        names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1])));
       } catch {
         return { reply: errorJson(404, "Not Found.") };
       }

@@ -10,7 +10,7 @@ import { readJsonObject } from "./requestBody";
 import { jsonText, noContent, validationJson, type Reply } from "./responses";
 import type { IncomingRest } from "./incoming";
 import type { PathParams, Route } from "./router";
-import { restErrorReply, type CallSofa, type SofaOperation } from "./sofa";
+import { restErrorReply, type SofaOperation, type SofaRunners } from "./sofa";
 import { bodyToInput } from "./variables";
 import { laravelCursorPageJson, laravelPageJson } from "./laravelPage";
 import { queryReader, restNameOf } from "./queryParameters";
@@ -91,7 +91,12 @@ export const pathArgumentNames = (spec: Pick<RouteSpec, "path" | "arguments">): 
 /** The operations the REST routes run, for SOFA's configuration. */
 export const restOperations = restRouteTable.map((route) => route.operation);
 
-export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<RestHandler>[] {
+/** A REST route, with the operation it runs (the app checks a key's scopes for it before the body is read). */
+export interface RestRoute extends Route<RestHandler> {
+  operation: SofaOperation;
+}
+
+export function restRoutes(schema: GraphQLSchema, runnerOf: SofaRunners): RestRoute[] {
   const rootFields = { Query: schema.getQueryType()!.getFields(), Mutation: schema.getMutationType()!.getFields() };
   const argumentsOf = (spec: RouteSpec) => {
     const [root, field] = spec.operation.split(".") as ["Query" | "Mutation", string];
@@ -108,9 +113,14 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
     return args;
   };
 
-  async function run(spec: RouteSpec, rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) {
-    const result = await callSofa(spec.operation, variables, rest.network, rest.key);
-    return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
+  /** A route's operation, its runner found once: runs it and answers with `respond`, or the contract's error. */
+  type RunRoute = (rest: RestRequest, variables: Record<string, unknown>, respond: (json: string) => Reply, rename?: (field: string) => string) => Promise<Reply>;
+  function runnerOfRoute(spec: RouteSpec): RunRoute {
+    const runOperation = runnerOf(spec.operation);
+    return async (rest, variables, respond, rename) => {
+      const result = await runOperation(variables, rest.network, rest.key);
+      return result.ok ? respond(result.json) : restErrorReply(result.errors, rename);
+    };
   }
 
   /**
@@ -118,26 +128,27 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
    * names). A route whose operation takes no other argument (get by id, the counts) reads no
    * query string: its answer needs no URL unless it is a page, whose links do.
    */
-  function getHandler(spec: RouteSpec, respond: (url: URL | null, json: string) => Reply, needsUrl = false): RestHandler {
+  function getHandler(spec: RouteSpec, run: RunRoute, respond: (url: URL | null, json: string) => Reply, needsUrl = false): RestHandler {
     const fromPath = pathArgumentNames(spec);
     const queryArgs = argumentsOf(spec).filter((arg) => !fromPath.has(arg.name));
-    if (queryArgs.length === 0 && !needsUrl) return (rest) => run(spec, rest, pathArguments(spec, rest.params), (json) => respond(null, json));
+    if (queryArgs.length === 0 && !needsUrl) return (rest) => run(rest, pathArguments(spec, rest.params), (json) => respond(null, json));
     const readQuery = queryReader(queryArgs);
     return async (rest) => {
       const url = rest.incoming.url();
       const check = new Validator();
       const variables = { ...readQuery(check, url), ...pathArguments(spec, rest.params) };
-      return invalid(check) ?? run(spec, rest, variables, (json) => respond(url, json), restNameOf);
+      return invalid(check) ?? run(rest, variables, (json) => respond(url, json), restNameOf);
     };
   }
 
   function handlerOf(spec: RouteSpec): RestHandler {
     const does = spec.does;
+    const run = runnerOfRoute(spec);
     switch (does.kind) {
       case "page":
-        return getHandler(spec, (url, json) => jsonText(200, laravelPageJson(url!, json)), true);
+        return getHandler(spec, run, (url, json) => jsonText(200, laravelPageJson(url!, json)), true);
       case "cursorPage":
-        return getHandler(spec, (url, json) => jsonText(200, laravelCursorPageJson(url!, json)), true);
+        return getHandler(spec, run, (url, json) => jsonText(200, laravelCursorPageJson(url!, json)), true);
       case "vehicleWrite": {
         const inputType = schema.getType(does.input) as GraphQLInputObjectType;
         return async (rest) => {
@@ -145,24 +156,24 @@ export function restRoutes(schema: GraphQLSchema, callSofa: CallSofa): Route<Res
           if (!read.ok) return read.reply;
           const check = new Validator();
           const input = bodyToInput(check, read.body ?? {}, inputType);
-          return invalid(check) ?? run(spec, rest, { ...pathArguments(spec, rest.params), input }, (json) => dataJson(does.status, json));
+          return invalid(check) ?? run(rest, { ...pathArguments(spec, rest.params), input }, (json) => dataJson(does.status, json));
         };
       }
       case "data":
-        if (spec.method === "GET") return getHandler(spec, (_url, json) => dataJson(200, json));
+        if (spec.method === "GET") return getHandler(spec, run, (_url, json) => dataJson(200, json));
         return async (rest) => {
           if (does.acceptsBody) {
             const read = await readJsonObject(rest.incoming);
             if (!read.ok) return read.reply;
           }
-          return run(spec, rest, pathArguments(spec, rest.params), (json) => dataJson(200, json));
+          return run(rest, pathArguments(spec, rest.params), (json) => dataJson(200, json));
         };
       case "plain":
-        return getHandler(spec, (_url, json) => jsonText(200, json));
+        return getHandler(spec, run, (_url, json) => jsonText(200, json));
       case "none":
-        return (rest) => run(spec, rest, pathArguments(spec, rest.params), () => noContent());
+        return (rest) => run(rest, pathArguments(spec, rest.params), () => noContent());
     }
   }
 
-  return restRouteTable.map((spec) => ({ method: spec.method, path: spec.path, handler: handlerOf(spec) }));
+  return restRouteTable.map((spec) => ({ method: spec.method, path: spec.path, operation: spec.operation, handler: handlerOf(spec) }));
 }

@@ -80,7 +80,7 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
   const runners = new Map(
     [...sofaOperationDocuments(view, restIgnoredTypes(view), operations)].map(([operation, { document, operationName, fieldName, variables }]) => {
       const variablesOf = operationVariables(variables, view);
-      const run = async (values: Variables, network: NetworkScope, key: KeyScope): Promise<SofaResult> => {
+      const run: SofaRunner = async (values, network, key) => {
         try {
           const variableValues = variablesOf(values);
           const contextValue: Context = { db, network, key, now };
@@ -96,11 +96,15 @@ export function createSofaClient(schema: GraphQLSchema, db: Database, now: () =>
     }),
   );
 
-  return async function callSofa(operation: SofaOperation, variables: Variables, network: NetworkScope, key: KeyScope): Promise<SofaResult> {
+  /** The runner of an operation, found once: a route keeps it (./routes.ts). */
+  return function runnerOf(operation: SofaOperation): SofaRunner {
     const run = runners.get(operation);
     if (!run) throw new Error(`no SOFA route for ${operation}`);
-    return run(variables, network, key);
+    return run;
   };
 }
 
-export type CallSofa = ReturnType<typeof createSofaClient>;
+/** Runs one operation with the REST layer's typed variables, for a network and key. */
+export type SofaRunner = (values: Variables, network: NetworkScope, key: KeyScope) => Promise<SofaResult>;
+
+export type SofaRunners = ReturnType<typeof createSofaClient>;

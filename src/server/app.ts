@@ -17,7 +17,7 @@ import { apiKeyFromHeaders, looksLikeApiKey, type StoredKey } from "../resolvers
 import { admittedKeys } from "../resolvers/admittedKeys";
 import { isDatabaseUnavailable } from "../db/databaseErrors";
 import { createRouter } from "../rest/router";
-import { restOperations, restRouteTable, restRoutes } from "../rest/routes";
+import { restOperations, restRoutes } from "../rest/routes";
 import { createSofaClient, restErrorReply } from "../rest/sofa";
 import { codeOf, ErrorCode, forbidden, rateLimited, statusOfCode, unauthenticated, unavailable } from "../errors";
 import { errorJson, json, toResponse, type Reply } from "../rest/responses";
@@ -107,13 +107,14 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
   const feed = eventFeed(db, now, limits.subscriptionMaxQueued);
   const graphql = createGraphqlServer(schema, db, now, documentLimits, execute, { subscribe, feed, heartbeatMs: limits.subscriptionHeartbeatMs }, webhooks);
   const queries = answerKnown ? knownQueries(schema, documentLimits, execute) : null;
-  const matchRest = createRouter(restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations)));
+  const routes = restRoutes(schema, createSofaClient(schema, db, now, execute, restOperations));
+  const matchRest = createRouter(routes);
   const publicEndpoint = publicEndpoints(db);
   const limiter = createRateLimiter(rateLimit);
   const keyOfApiKey = admittedKeys(db.apiKeys, db.keyChanges);
   const originsOfKeys = listedOrigins(db.apiKeys, db.keyChanges);
-  /** What each REST route's operation needs ("GET /vehicles"): checked before its body is read. */
-  const restScopes = new Map(restRouteTable.map((spec) => [`${spec.method} ${spec.path}`, fieldScopes(schema, spec.operation)]));
+  /** What each REST route's operation needs: checked before its body is read. */
+  const restScopes = new Map(routes.map((route) => [route, fieldScopes(schema, route.operation)]));
   const observer = requestObserver(log, metrics, trustedProxies);
 
   /**
@@ -253,7 +254,7 @@ export function createApp({ db, now = () => new Date(), rateLimit, limits: chose
     if ("refusal" in admitted) return restErrorReply([admitted.refusal]);
     // A page of a listed origin may read the answer, a refusal for scope too.
     const fromPage = (reply: Reply) => withCors(reply, admitted.key, incoming.header("origin"));
-    if (!mayRun(admitted.key.scopes, restScopes.get(`${match.route.method} ${match.route.path}`)!)) {
+    if (!mayRun(admitted.key.scopes, restScopes.get(match.route)!)) {
       record.refusal = "scope";
       return fromPage(restErrorReply([forbidden()]));
     }
