@@ -7,6 +7,7 @@ import { Prisma } from "../src/generated/prisma/client";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
 import { changeInOneStatement, changeWithEvents } from "../src/events/record";
 import { issued } from "../src/db/transactions";
+import { isUniqueViolation } from "../src/db/databaseErrors";
 import { operatorKey } from "../src/context";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 
@@ -161,6 +162,32 @@ describe("SQLite: transactions committed in one group", () => {
     expect(await plates("COMMIT-")).toEqual([]);
     await expect(service.db.transaction((write) => write.execute(insertPlate("COMMIT-AFTER")))).resolves.toBe(1);
     expect(await plates("COMMIT-")).toEqual(["COMMIT-AFTER"]);
+  });
+  // A group's statements run straight on the connection under Prisma's adapter
+  // (src/db/sqlite/connectionWrites.ts), and must bind and read values as the adapter does.
+  sqliteOnly("a group binds and reads values as Prisma's adapter does", async () => {
+    const values = Prisma.sql`SELECT ${new Date("2026-11-29T12:34:56.789Z")} AS at, ${true} AS yes, ${false} AS no, ${7} AS n, ${1.5} AS x, ${"Straße"} AS s, ${null} AS absent, ${2 ** 40} AS big`;
+    const throughAdapter = await service.db.write.returning(values);
+    const inGroup = await service.db.transaction((write) => write.returning(values));
+    expect(inGroup).toEqual(throughAdapter);
+    expect(inGroup).toEqual([{ at: "2026-11-29T12:34:56.789+00:00", yes: 1, no: 0, n: 7, x: 1.5, s: "Straße", absent: null, big: 2 ** 40 }]);
+  });
+
+  sqliteOnly("a duplicate refused in a group is libsql's own error, and is recognised as a duplicate", async () => {
+    const outcome = service.db.transaction(async (write) => {
+      await write.execute(Prisma.sql`CREATE TEMP TABLE group_duplicates (value TEXT UNIQUE)`);
+      await write.execute(Prisma.sql`INSERT INTO group_duplicates (value) VALUES (${"twice"})`);
+      return write.execute(Prisma.sql`INSERT INTO group_duplicates (value) VALUES (${"twice"})`);
+    });
+    const refusal = await outcome.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    // Through the adapter's transaction it would be its DriverAdapterError: the group went straight to the connection.
+    expect(refusal).toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
+    expect(isUniqueViolation(refusal)).toBe(true);
+    // Rolled back with its savepoint: the table is gone.
+    await expect(service.db.transaction((write) => write.returning(Prisma.sql`SELECT count(*) AS n FROM group_duplicates`))).rejects.toThrow(/no such table/);
   });
 });
 

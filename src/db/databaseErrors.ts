@@ -11,12 +11,19 @@ const sqlStateOf = (error: unknown) => {
 };
 
 /**
+ * The codes of a refused duplicate: PostgreSQL's SQLSTATE (pg), and libsql's extended result
+ * codes, for statements run on the SQLite connection without Prisma's adapter
+ * (src/db/sqlite/connectionWrites.ts), which the adapter itself reports as UniqueConstraintViolation.
+ */
+const uniqueViolationCodes = new Set(["23505", "SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"]);
+
+/**
  * A unique constraint (or the one-open-dutytime partial index) refused the write: through
  * Prisma's client, plain SQL on its adapter (src/db/adapterWrites.ts), or a transaction on
  * PostgreSQL's pool (src/db/postgres/transactions.ts).
  */
 export const isUniqueViolation = (error: unknown) =>
-  codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation" || sqlStateOf(error) === "23505";
+  codeOf(error) === "P2002" || adapterCause(error)?.kind === "UniqueConstraintViolation" || uniqueViolationCodes.has(sqlStateOf(error) ?? "");
 
 const unavailableCodes = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 

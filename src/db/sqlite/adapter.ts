@@ -2,7 +2,7 @@
 // the connection under Prisma's client keeping the statements it prepared.
 import { createClient, type Client, type Config, type TransactionMode } from "@libsql/client";
 import { PrismaLibSQL } from "@prisma/adapter-libsql";
-import { openConnectionClient } from "./connectionClient";
+import { openConnectionClient, type SqliteConnectionClient } from "./connectionClient";
 import { sharedConnectionTransaction } from "./sharedTransaction";
 
 const busyTimeoutMs = 5000;
@@ -37,9 +37,19 @@ function withSharedConnectionTransactions(client: Client): Client {
 export const statementCacheEnabled = () => process.env.SQLITE_STATEMENT_CACHE !== "off";
 
 export class SqliteAdapterFactory extends PrismaLibSQL {
+  /**
+   * The client of the file's connection, once the adapter has opened it with the statement cache
+   * on: a group of writes runs its statements on it while it holds the adapter's lock
+   * (./groupCommit.ts). A memory database (a shadow database) is not it.
+   */
+  connectionClient: SqliteConnectionClient | undefined;
+
   /** The client of each connection Prisma's adapter opens: PrismaLibSQL's public seam. */
   override createClient(config: Config): Client {
-    return statementCacheEnabled() ? openConnectionClient(config) : withSharedConnectionTransactions(createClient(config));
+    if (!statementCacheEnabled()) return withSharedConnectionTransactions(createClient(config));
+    const client = openConnectionClient(config);
+    if (!config.url.includes(":memory:")) this.connectionClient = client;
+    return client;
   }
 }
 

@@ -21,7 +21,7 @@ import Database from "libsql";
 import { LibsqlError, type Client, type Config, type InArgs, type InStatement, type ResultSet, type Row, type TransactionMode } from "@libsql/client";
 import { sqliteFilePath } from "./filePath";
 import { keptStatements, type KeptStatements } from "./keptStatements";
-import { valueFromSql, valueToSql } from "./libsqlValues";
+import { adapterBound, valueFromSql, valueToSql } from "./libsqlValues";
 import { sharedConnectionTransaction } from "./sharedTransaction";
 
 type Statement = ReturnType<Database.Database["prepare"]>;
@@ -177,6 +177,16 @@ class ConnectionClient implements Client {
     return this.#statements.size;
   }
 
+  /**
+   * Runs a statement now, its values bound as Prisma's adapter binds them (./libsqlValues.ts):
+   * for the statements of a transaction whose lock the caller holds through Prisma's adapter
+   * (./groupCommit.ts). Errors come as from `execute`.
+   */
+  runNow(sql: string, values: readonly unknown[]): ResultSet {
+    this.#checkOpen();
+    return this.#run(sql, values.map(adapterBound) as InArgs);
+  }
+
   /** Runs a statement on the connection now (the file opens lazily). */
   check(): void {
     this.#run("SELECT 1 AS checkThatTheDatabaseCanBeOpened", undefined);
@@ -192,7 +202,9 @@ class ConnectionClient implements Client {
  * statement at once, so a file that cannot be opened (no such folder, no permission) fails
  * here, when Prisma's adapter connects, not at the first query.
  */
-export function openConnectionClient(config: Config): Client & { readonly keptStatementCount: number } {
+export type SqliteConnectionClient = Client & Pick<ConnectionClient, "keptStatementCount" | "runNow">;
+
+export function openConnectionClient(config: Config): SqliteConnectionClient {
   const client = new ConnectionClient(new Database(pathOf(config)));
   try {
     client.check();

@@ -4,7 +4,8 @@
 // fsync with PRAGMA synchronous FULL; figures: docs/performance.md), and a process's transactions
 // take turns on its one write connection anyway, so a group changes when they commit, not what
 // they see: each runs after the one before, sees its writes, and is answered only after the
-// COMMIT that holds it.
+// COMMIT that holds it. The group's transaction is Prisma's adapter's (its lock held from BEGIN to
+// COMMIT); the statements in it go straight to the connection under it (./connectionWrites.ts).
 //
 // Invariants (besides src/db/transactions.ts's):
 // - A work that fails is rolled back to its savepoint; the others of its group are kept.
@@ -13,7 +14,10 @@
 //   with the database's error: none of its writes is kept, so none may be answered as done.
 // - Every transaction is of one group key: the queue (../transactionGroups.ts) starts a group
 //   from the check phase, with at most maxGroupWorks works.
-import { adapterWrites } from "../adapterWrites";
+import { Prisma } from "../../generated/prisma/client";
+import { adapterWrites, type WriteSql } from "../adapterWrites";
+import type { SqliteConnectionClient } from "./connectionClient";
+import { connectionWrites } from "./connectionWrites";
 import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
 import { tracked, turnCome, type TransactionalAdapter, type WriteTransaction } from "../transactions";
 
@@ -22,10 +26,17 @@ const noArgs = { args: [], argTypes: [] };
 /** The one group key: a process's transactions take turns on its one write connection anyway. */
 const everyTransaction = "every transaction";
 
-export function groupCommitTransactions(adapter: () => Promise<TransactionalAdapter>): WriteTransaction {
+/**
+ * `connection`: the client of the connection under the adapter (./adapter.ts), if it is ours: a
+ * group's statements then run straight on it (./connectionWrites.ts) while the group's adapter
+ * transaction holds the adapter's lock; else through that transaction.
+ */
+export function groupCommitTransactions(adapter: () => Promise<TransactionalAdapter>, connection: () => Pick<SqliteConnectionClient, "runNow"> | undefined = () => undefined): WriteTransaction {
   async function runGroup(group: WaitingWork[]): Promise<void> {
     const tx = await (await adapter()).startTransaction();
-    const run = (sql: string) => tx.executeRaw({ sql, ...noArgs });
+    const client = connection();
+    const groupWrite: WriteSql = client ? connectionWrites(client) : adapterWrites("sqlite", () => Promise.resolve(tx));
+    const run = (sql: string) => groupWrite.execute(Prisma.raw(sql));
     /** The works done in the group, answered when it commits. */
     const done: { value: unknown; work: WaitingWork }[] = [];
     let lost: { error: unknown } | undefined;
@@ -34,7 +45,7 @@ export function groupCommitTransactions(adapter: () => Promise<TransactionalAdap
         work.reject(lost.error);
         continue;
       }
-      const { write, settled } = tracked(adapterWrites("sqlite", () => Promise.resolve(tx)));
+      const { write, settled } = tracked(groupWrite);
       try {
         await run("SAVEPOINT work");
         const value = await work.work(write, turnCome);

@@ -37,3 +37,15 @@ export function valueFromSql(value: unknown): Value {
   if (value instanceof Buffer) return value.buffer.slice(value.byteOffset, value.byteOffset + value.byteLength) as ArrayBuffer;
   return value as Value;
 }
+
+/**
+ * A `Prisma.sql` value as Prisma's libSQL adapter binds it (its `mapArg` with the default
+ * `timestampFormat`): instants as ISO text with "+00:00", flags as 1 and 0. Statements that skip
+ * the adapter (the hot reads, ./reads.ts; a group's writes, ./connectionWrites.ts) bind the same,
+ * so an instant is stored and compared as the same text whichever way it went.
+ */
+export function adapterBound(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}

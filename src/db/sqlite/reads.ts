@@ -9,6 +9,7 @@ import Database from "libsql";
 import type { Prisma } from "../../generated/prisma/client";
 import type { ReadSql, RowTable } from "../adapterReads";
 import { keptStatements } from "./keptStatements";
+import { adapterBound } from "./libsqlValues";
 
 const busyTimeoutMs = 5000;
 
@@ -25,13 +26,6 @@ function rowObject(columns: readonly string[], values: readonly unknown[]): Reco
   const row: Record<string, unknown> = {};
   for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
   return row;
-}
-
-/** Parameters as Prisma's libSQL adapter binds them: instants as ISO text with "+00:00". */
-function bindable(value: unknown): unknown {
-  if (value instanceof Date) return value.toISOString().replace("Z", "+00:00");
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return value;
 }
 
 export interface SqliteReads {
@@ -70,7 +64,7 @@ export function openSqliteReads(file: string): SqliteReads {
   // EXPLAIN statements so).
   const tableOf = (query: Prisma.Sql): RowTable => {
     const { statement, columns } = prepared(query.sql);
-    return { columns, rows: statement.all(query.values.map(bindable)) as unknown[][] };
+    return { columns, rows: statement.all(query.values.map(adapterBound)) as unknown[][] };
   };
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const { columns, rows } = tableOf(query);
@@ -80,7 +74,7 @@ export function openSqliteReads(file: string): SqliteReads {
   // libsql's all() sets up a row iterator and a batch array per call; get() steps once.
   const first = async <Row>(query: Prisma.Sql): Promise<Row | undefined> => {
     const { statement, columns } = prepared(query.sql);
-    const values = statement.get(query.values.map(bindable)) as unknown[] | undefined;
+    const values = statement.get(query.values.map(adapterBound)) as unknown[] | undefined;
     return values === undefined ? undefined : (rowObject(columns, values) as Row);
   };
   const close = () => {
