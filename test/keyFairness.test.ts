@@ -97,8 +97,11 @@ test("an operation past its time is answered UNAVAILABLE, and its place is held 
 
 
 test("work that throws, rejects or answers at once gives its place back, and the one waiting starts", async () => {
-  const fairness = keyFairness({ ...limits, keyMaxOperationsInFlight: 1 });
+  const fairness = keyFairness({ ...limits, keyMaxOperationsInFlight: 1, keyMaxQueued: 3 });
   const order: string[] = [];
+  const first = gate();
+  const held = fairness.run(1, 1, () => first.opened.then(() => "held"), refused);
+  // All three wait behind `held`, and each starts from the place the one before gave back.
   const throws = fairness.run(1, 1, () => {
     order.push("throws");
     throw new Error("thrown");
@@ -111,17 +114,36 @@ test("work that throws, rejects or answers at once gives its place back, and the
     order.push("plain");
     return "plain";
   }, refused);
+  await tick();
+  expect(order).toEqual([]);
+  first.open();
+  expect(await held).toBe("held");
   await expect(throws).rejects.toThrow("thrown");
   await expect(rejects).rejects.toThrow("rejected");
   expect(await plain).toBe("plain");
   expect(order).toEqual(["throws", "rejects", "plain"]);
-  // Every place is back: two more run at once (the line would refuse the third of a full one).
-  const first = gate();
-  const held = fairness.run(1, 1, () => first.opened.then(() => "held"), refused);
-  const waits = fairness.run(1, 1, () => "waits", refused);
-  first.open();
-  expect(await Promise.all([held, waits])).toEqual(["held", "waits"]);
+  // A thenable that is not a promise, whose then throws: a rejection, its place given back.
+  const throwingThen = () => {
+    throw new Error("then threw");
+  };
+  const badThenable = fairness.run(1, 1, () => ({ then: throwingThen }) as unknown as Promise<string>, refused);
+  await expect(badThenable).rejects.toThrow("then threw");
+
+  // Every place came back once, no more: the next starts without waiting for a deadline, and
+  // one after it waits while it runs (a place given back twice would let it start).
+  const second = gate();
+  let afterStarted = false;
+  const next = fairness.run(1, 1, () => second.opened.then(() => "next"), refused);
+  const after = fairness.run(1, 1, () => {
+    afterStarted = true;
+    return "after";
+  }, refused);
+  await tick();
+  expect(afterStarted).toBe(false);
+  second.open();
+  expect(await Promise.all([next, after])).toEqual(["next", "after"]);
 });
+
 test("the length-bounded cache drops the least recently used entries past its entries or total key length", () => {
   const cache = new LengthBoundedCache<number>(3, 10);
   cache.set("aaa", 1);

@@ -8,6 +8,8 @@ import { sqliteFilePath } from "../src/db/sqlite/filePath";
 import { changeInOneStatement, changeWithEvents } from "../src/events/record";
 import { issued } from "../src/db/transactions";
 import { isUniqueViolation } from "../src/db/databaseErrors";
+import { statementCacheEnabled } from "../src/db/sqlite/adapter";
+import { storedInstant } from "../src/db/storedInstant";
 import { operatorKey } from "../src/context";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
 
@@ -173,7 +175,27 @@ describe("SQLite: transactions committed in one group", () => {
     expect(inGroup).toEqual([{ at: "2026-11-29T12:34:56.789+00:00", yes: 1, no: 0, n: 7, x: 1.5, s: "Straße", absent: null, big: 2 ** 40 }]);
   });
 
-  sqliteOnly("a duplicate refused in a group is libsql's own error, and is recognised as a duplicate", async () => {
+  sqliteOnly("a group reads typed columns as the stores read them through the adapter, an instant written as a number too", async () => {
+    const at = new Date("2026-11-29T12:34:56.789Z");
+    const insert = (plate: string) =>
+      Prisma.sql`INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at) VALUES (${network.id}, ${plate}, ${plate.toLowerCase()}, ${at}, ${at}) RETURNING id, plate, wanted, general_inspection, created_at`;
+    const [throughAdapter] = await service.db.write.returning<Record<string, unknown>>(insert("TYPED-A"));
+    const [inGroup] = await service.db.transaction((write) => write.returning<Record<string, unknown>>(insert("TYPED-G")));
+    expect({ ...inGroup, id: 0, plate: "" }).toEqual({ ...throughAdapter, id: 0, plate: "" });
+    expect(typeof inGroup.id).toBe(typeof throughAdapter.id);
+    expect(inGroup.created_at).toBe("2026-11-29T12:34:56.789+00:00");
+    // An instant another tool stored as milliseconds: the adapter reads a DATETIME column's
+    // number as ISO text, a group the number itself; the stores read either as the same instant.
+    const asNumber = (plate: string) =>
+      Prisma.sql`UPDATE vehicles SET updated_at = ${at.getTime()} WHERE network_id = ${network.id} AND plate = ${plate} RETURNING updated_at`;
+    const [numberThroughAdapter] = await service.db.write.returning<{ updated_at: string }>(asNumber("TYPED-A"));
+    const [numberInGroup] = await service.db.transaction((write) => write.returning<{ updated_at: string }>(asNumber("TYPED-G")));
+    expect(storedInstant(numberThroughAdapter.updated_at).getTime()).toBe(at.getTime());
+    expect(storedInstant(numberInGroup.updated_at).getTime()).toBe(at.getTime());
+  });
+
+  // Only on our connection client: with SQLITE_STATEMENT_CACHE=off a group runs through the adapter.
+  (testProvider === "sqlite" && statementCacheEnabled() ? test : test.skip)("a duplicate refused in a group is libsql's own error, and is recognised as a duplicate", async () => {
     const outcome = service.db.transaction(async (write) => {
       await write.execute(Prisma.sql`CREATE TEMP TABLE group_duplicates (value TEXT UNIQUE)`);
       await write.execute(Prisma.sql`INSERT INTO group_duplicates (value) VALUES (${"twice"})`);
@@ -186,7 +208,7 @@ describe("SQLite: transactions committed in one group", () => {
     // Through the adapter's transaction it would be its DriverAdapterError: the group went straight to the connection.
     expect(refusal).toMatchObject({ code: "SQLITE_CONSTRAINT_UNIQUE" });
     expect(isUniqueViolation(refusal)).toBe(true);
-    // Rolled back with its savepoint: the table is gone.
+    // Rolled back: the table is gone.
     await expect(service.db.transaction((write) => write.returning(Prisma.sql`SELECT count(*) AS n FROM group_duplicates`))).rejects.toThrow(/no such table/);
   });
 });

@@ -169,7 +169,7 @@ export async function openDatabase(
   const { read } = reads;
   const adapter = factory.connection as () => Promise<TransactionalAdapter>;
   const write = writesTakingTurns(adapterWrites(provider, adapter));
-  const transaction = groupCommitTransactions(adapter, () => factory.connectionClient);
+  const transaction = groupCommitTransactions(adapter, (connected) => factory.connectionClientOf(connected));
   const paths = { read, write, transaction, provider };
   const stores = storesOf(paths);
   const inTransaction = storesInTransactions(paths);

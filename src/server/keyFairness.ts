@@ -89,7 +89,9 @@ export function keyFairness(limits: FairnessLimits) {
             end();
             return resolve(result);
           }
-          result.then(
+          // A native promise calls back once; any other thenable is made one first, which also
+          // turns a `then` that throws into a rejection.
+          (result instanceof Promise ? result : Promise.resolve(result)).then(
             (value) => {
               end();
               resolve(value);

@@ -37,19 +37,30 @@ function withSharedConnectionTransactions(client: Client): Client {
 export const statementCacheEnabled = () => process.env.SQLITE_STATEMENT_CACHE !== "off";
 
 export class SqliteAdapterFactory extends PrismaLibSQL {
-  /**
-   * The client of the file's connection, once the adapter has opened it with the statement cache
-   * on: a group of writes runs its statements on it while it holds the adapter's lock
-   * (./groupCommit.ts). A memory database (a shadow database) is not it.
-   */
-  connectionClient: SqliteConnectionClient | undefined;
+  /** The client each adapter this factory connected runs on, when it is ours (statement cache on). */
+  readonly #clients = new WeakMap<object, SqliteConnectionClient>();
+  #created: SqliteConnectionClient | undefined;
 
   /** The client of each connection Prisma's adapter opens: PrismaLibSQL's public seam. */
   override createClient(config: Config): Client {
     if (!statementCacheEnabled()) return withSharedConnectionTransactions(createClient(config));
-    const client = openConnectionClient(config);
-    if (!config.url.includes(":memory:")) this.connectionClient = client;
-    return client;
+    return (this.#created = openConnectionClient(config));
+  }
+
+  /** Connects as PrismaLibSQL does, and notes which client the new adapter runs on. */
+  override async connect(): ReturnType<PrismaLibSQL["connect"]> {
+    this.#created = undefined;
+    const adapter = await super.connect();
+    if (this.#created) this.#clients.set(adapter, this.#created);
+    return adapter;
+  }
+
+  /**
+   * The client of the connection under `adapter`, if this factory connected it on our client: a
+   * group of writes runs its statements on it while it holds that adapter's lock (./groupCommit.ts).
+   */
+  connectionClientOf(adapter: object): SqliteConnectionClient | undefined {
+    return this.#clients.get(adapter);
   }
 }
 

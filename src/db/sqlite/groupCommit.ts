@@ -27,14 +27,18 @@ const noArgs = { args: [], argTypes: [] };
 const everyTransaction = "every transaction";
 
 /**
- * `connection`: the client of the connection under the adapter (./adapter.ts), if it is ours: a
+ * `connectionOf`: the client of the connection under an adapter (./adapter.ts), if it is ours: a
  * group's statements then run straight on it (./connectionWrites.ts) while the group's adapter
- * transaction holds the adapter's lock; else through that transaction.
+ * transaction holds that adapter's lock; else through that transaction.
  */
-export function groupCommitTransactions(adapter: () => Promise<TransactionalAdapter>, connection: () => Pick<SqliteConnectionClient, "runNow"> | undefined = () => undefined): WriteTransaction {
+export function groupCommitTransactions(
+  adapter: () => Promise<TransactionalAdapter>,
+  connectionOf: (adapter: TransactionalAdapter) => Pick<SqliteConnectionClient, "runNow"> | undefined = () => undefined,
+): WriteTransaction {
   async function runGroup(group: WaitingWork[]): Promise<void> {
-    const tx = await (await adapter()).startTransaction();
-    const client = connection();
+    const locked = await adapter();
+    const tx = await locked.startTransaction();
+    const client = connectionOf(locked);
     const groupWrite: WriteSql = client ? connectionWrites(client) : adapterWrites("sqlite", () => Promise.resolve(tx));
     const run = (sql: string) => groupWrite.execute(Prisma.raw(sql));
     /** The works done in the group, answered when it commits. */
