@@ -95,7 +95,6 @@ test("an operation past its time is answered UNAVAILABLE, and its place is held 
   expect(await next).toBe("next");
 });
 
-
 test("work that throws, rejects or answers at once gives its place back, and the one waiting starts", async () => {
   const fairness = keyFairness({ ...limits, keyMaxOperationsInFlight: 1, keyMaxQueued: 3 });
   const order: string[] = [];

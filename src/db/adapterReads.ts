@@ -78,6 +78,13 @@ export interface RowTable {
   rows: readonly (readonly unknown[])[];
 }
 
+/** A row's values as an object by column name, as the adapter answers rows: one place for every read path. */
+export function rowObject<Row>(names: readonly string[], values: readonly unknown[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
+  return row as Row;
+}
+
 /** The value of column `name` in the table's first row (undefined without rows or column). */
 export const firstRowValue = (table: RowTable, name: string): unknown => table.rows[0]?.[table.columns.indexOf(name)];
 
@@ -103,12 +110,8 @@ export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<
     return { columns: columnNames, rows };
   };
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
-    const { columns: columnNames, rows } = await table(query);
-    return rows.map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < columnNames.length; i++) row[columnNames[i]] = values[i];
-      return row as Row;
-    });
+    const { columns, rows } = await table(query);
+    return rows.map((values) => rowObject<Row>(columns, values));
   };
   const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
   return Object.assign(read, { first, byKey: first, page: table });

@@ -6,7 +6,7 @@
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
-import type { ReadSql, RowTable } from "../adapterReads";
+import { rowObject, type ReadSql, type RowTable } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./pgInternals";
 import type { PipelinedConnection } from "./pipelinedConnection";
@@ -33,13 +33,6 @@ export const readTypes = {
 
 /** An instant as the adapter sends one: UTC, without a zone (the columns are `timestamp(3)`). */
 export const argument = (value: unknown) => (value instanceof Date ? value.toISOString().replace("T", " ").replace("Z", "") : value);
-
-/** A row's values as an object by column name, as the adapter answers rows. */
-export function rowObject<Row>(names: readonly string[], values: readonly unknown[]): Row {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < names.length; i++) row[names[i]] = values[i];
-  return row as Row;
-}
 
 /** pg's answer as rows by column name. */
 export function rowsOf<Row>(result: pg.QueryArrayResult): Row[] {

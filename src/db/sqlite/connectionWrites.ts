@@ -9,6 +9,7 @@
 // store writes and reads the same inside a group as through the adapter; a failure rejects the
 // statement's promise (never throws at the call) with the driver's error.
 import type { Prisma } from "../../generated/prisma/client";
+import { rowObject } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import type { SqliteConnectionClient } from "./connectionClient";
 
@@ -17,11 +18,7 @@ export function connectionWrites(client: Pick<SqliteConnectionClient, "runNow">)
     execute: async (statement) => client.runNow(statement.sql, statement.values).rowsAffected,
     returning: async <Row>(statement: Prisma.Sql) => {
       const { columns, rows } = client.runNow(statement.sql, statement.values);
-      return rows.map((values) => {
-        const row: Record<string, unknown> = {};
-        for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
-        return row as Row;
-      });
+      return rows.map((values) => rowObject<Row>(columns, values as unknown as unknown[]));
     },
   };
 }

@@ -7,7 +7,7 @@
 // committed write without waiting for a writer.
 import Database from "libsql";
 import type { Prisma } from "../../generated/prisma/client";
-import type { ReadSql, RowTable } from "../adapterReads";
+import { rowObject, type ReadSql, type RowTable } from "../adapterReads";
 import { keptStatements } from "./keptStatements";
 import { adapterBound } from "./libsqlValues";
 
@@ -19,13 +19,6 @@ type Statement = ReturnType<Database.Database["prepare"]>;
 interface KeptStatement {
   statement: Statement;
   columns: string[];
-}
-
-/** A row array as an object by column name. */
-function rowObject(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
-  return row;
 }
 
 export interface SqliteReads {
@@ -68,14 +61,14 @@ export function openSqliteReads(file: string): SqliteReads {
   };
   const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
     const { columns, rows } = tableOf(query);
-    return rows.map((values) => rowObject(columns, values) as Row);
+    return rows.map((values) => rowObject<Row>(columns, values));
   };
   const table = async (query: Prisma.Sql) => tableOf(query);
   // libsql's all() sets up a row iterator and a batch array per call; get() steps once.
   const first = async <Row>(query: Prisma.Sql): Promise<Row | undefined> => {
     const { statement, columns } = prepared(query.sql);
     const values = statement.get(query.values.map(adapterBound)) as unknown[] | undefined;
-    return values === undefined ? undefined : (rowObject(columns, values) as Row);
+    return values === undefined ? undefined : rowObject<Row>(columns, values);
   };
   const close = () => {
     statements.clear();
