@@ -34,7 +34,7 @@ import http from "node:http";
 import pg from "pg";
 import { defaultPoolSettings } from "../src/config/database";
 import { Prisma } from "../src/generated/prisma/client";
-import type { ReadSql } from "../src/db/adapterReads";
+import type { ReadSql, SqlQuery } from "../src/db/adapterReads";
 import { openDatabase, overPaths, type Database } from "../src/db/client";
 import { connectionPoolOf, poolConfig } from "../src/db/postgres/connect";
 import type { PreparingPool } from "../src/db/postgres/preparingPool";
@@ -63,7 +63,7 @@ function rowsOf<Row>(result: pg.QueryArrayResult): Row[] {
  * come from its prototype, so pg copies fewer properties; rows as pg's objects; a callback).
  */
 function publicApiReads(pool: PreparingPool, pipelined: pg.Client): ReadSql {
-  const configOf = (query: Prisma.Sql): pg.QueryArrayConfig => ({
+  const configOf = (query: SqlQuery): pg.QueryArrayConfig => ({
     text: query.text,
     name: pool.keep(query.text),
     values: query.values.map(argument),
@@ -71,11 +71,15 @@ function publicApiReads(pool: PreparingPool, pipelined: pg.Client): ReadSql {
     types: readTypes,
   });
   // PreparingPool.query passes a config that names its statement on as it is.
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await (pool as pg.Pool).query(configOf(query)));
+  const read = async <Row>(query: SqlQuery): Promise<Row[]> => rowsOf<Row>(await (pool as pg.Pool).query(configOf(query)));
   return Object.assign(read, {
-    first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
-    byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(configOf(query)))[0],
-    page: async (query: Prisma.Sql) => {
+    first: async <Row>(query: SqlQuery) => (await read<Row>(query))[0],
+    byKey: async <Row>(query: SqlQuery) => rowsOf<Row>(await pipelined.query(configOf(query)))[0],
+    keyTable: async (query: SqlQuery) => {
+      const result = await pipelined.query(configOf(query));
+      return { columns: result.fields.map((field) => field.name), rows: result.rows };
+    },
+    page: async (query: SqlQuery) => {
       const result = await (pool as pg.Pool).query(configOf(query));
       return { columns: result.fields.map((field) => field.name), rows: result.rows };
     },

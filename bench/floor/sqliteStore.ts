@@ -7,11 +7,10 @@ import { reportEntriesOf, reportEntriesSql, type ReportEntriesText } from "../..
 import { countSql, createdSinceSql, createdSinceValues, reportOfficersSql, officerCountSql, officerPageSql, openEntriesSql, recordTotalSql, orderBy } from "./store";
 import { nextWholeHour } from "../../src/db/recordCounts";
 import { rawUpdatedAt, vehicleJson, vehicleSelectList, type VehicleRow } from "./vehicleJson";
-import type { Prisma } from "../../src/generated/prisma/client";
 import { planSearch, readRows, type SqliteSearchSource as SearchSource } from "../../src/db/sqlite/searchPlan";
 import { ftsPhrase, sqliteNetworkIdIndex } from "../../src/db/sqlite/searchCandidates";
 import { keyedNeedle, needleKeysQuery } from "../../src/db/vehicles/searchKeys";
-import type { ReadSql } from "../../src/db/adapterReads";
+import type { ReadSql, SqlQuery } from "../../src/db/adapterReads";
 import { readCacheKib } from "../../src/db/sqlite/reads";
 
 type InValue = string | number | boolean | null;
@@ -63,17 +62,21 @@ export async function openSqliteStore(url: string): Promise<Store> {
   const first = async (sql: string, args: InValue[]): Promise<unknown[] | undefined> =>
     prepared(sql).get(args.map(bindable)) as unknown[] | undefined;
   /** Rows by column name, for the service's search plan (src/db/sqlite/searchPlan.ts). */
-  const readAll = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+  const readAll = async <Row>(query: SqlQuery): Promise<Row[]> => {
     const names = prepared(query.sql).columns().map((column) => column.name);
     const { rows } = await run(query.sql, query.values as InValue[]);
     return rows.map((row) => Object.fromEntries(names.map((name, i) => [name, row[i]])) as Row);
   };
-  const firstObject = async <Row>(query: Prisma.Sql) => (await readAll<Row>(query))[0];
-  const readTable = async (query: Prisma.Sql) => ({
+  const firstObject = async <Row>(query: SqlQuery) => (await readAll<Row>(query))[0];
+  const readTable = async (query: SqlQuery) => ({
     columns: prepared(query.sql).columns().map((column) => column.name),
     rows: (await run(query.sql, query.values as InValue[])).rows,
   });
-  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, page: readTable });
+  const keyTable = async (query: SqlQuery) => {
+    const { columns, rows } = await readTable(query);
+    return { columns, rows: rows.slice(0, 1) };
+  };
+  const readObjects: ReadSql = Object.assign(readAll, { first: firstObject, byKey: firstObject, keyTable, page: readTable });
 
   return {
     async keyOwner(hash) {

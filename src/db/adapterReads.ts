@@ -3,8 +3,10 @@
 // of the adapter alone (figures: docs/performance.md). The hot writes read their RETURNING rows
 // here (src/db/adapterWrites.ts); the hot reads go one step lower still, to the driver itself
 // (src/db/postgres/reads.ts, src/db/sqlite/reads.ts).
-import type { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
+import type { SqlQuery } from "./fixedStatement";
+
+export type { SqlQuery };
 
 type ArgScalarType = "string" | "int" | "float" | "boolean" | "datetime" | "unknown";
 
@@ -48,20 +50,22 @@ function scalarTypeOf(value: unknown): ArgScalarType {
   return "unknown";
 }
 
-/** Plain-SQL reads: the rows of a statement, or only its first. */
+/** Plain-SQL reads: the rows of a statement, or only its first (a `Prisma.sql` query, or a fixed statement's: ./fixedStatement.ts). */
 export interface ReadSql {
-  <Row>(query: Prisma.Sql): Promise<Row[]>;
+  <Row>(query: SqlQuery): Promise<Row[]>;
   /**
    * The first row, or undefined: for statements that answer at most one (a key, a row by id, a
    * kept count). SQLite steps such a statement once instead of collecting its rows (cheaper).
    */
-  first<Row>(query: Prisma.Sql): Promise<Row | undefined>;
+  first<Row>(query: SqlQuery): Promise<Row | undefined>;
   /**
    * The row a key names (primary or unique key; a network's kept counts by its id): a look-up
    * of one index entry, never a scan. PostgreSQL runs these on a connection they share
    * (src/db/postgres/pipelinedConnection.ts); elsewhere it is `first`.
    */
-  byKey<Row>(query: Prisma.Sql): Promise<Row | undefined>;
+  byKey<Row>(query: SqlQuery): Promise<Row | undefined>;
+  /** byKey's row as a table (no row, or one): for a caller that reads its values by position. */
+  keyTable(query: SqlQuery): Promise<RowTable>;
   /**
    * The rows of a page, as the driver reads them (arrays of values) with the columns' names: a
    * page of 30 rows is not copied into 30 objects by column name before it is read once. A page
@@ -69,7 +73,7 @@ export interface ReadSql {
    * PostgreSQL runs a named page with its generic plan, planned once
    * (src/db/postgres/preparingPool.ts); elsewhere it is the read itself.
    */
-  page(query: Prisma.Sql): Promise<RowTable>;
+  page(query: SqlQuery): Promise<RowTable>;
 }
 
 /** A statement's rows as arrays of values, in the order of its columns. */
@@ -89,8 +93,8 @@ export function rowObject<Row>(names: readonly string[], values: readonly unknow
 export const firstRowValue = (table: RowTable, name: string): unknown => table.rows[0]?.[table.columns.indexOf(name)];
 
 /** A `Prisma.sql` query as the adapter of `provider` takes it. */
-export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): AdapterQuery {
-  const args = query.values;
+export function adapterQuery(provider: DatabaseProvider, query: SqlQuery): AdapterQuery {
+  const args = [...query.values];
   return {
     // Prisma.sql renders `?` placeholders as .sql and `$1` ones as .text.
     sql: provider === "postgresql" ? query.text : query.sql,
@@ -105,16 +109,20 @@ export function adapterQuery(provider: DatabaseProvider, query: Prisma.Sql): Ada
  * the callers convert what they read.
  */
 export function adapterReads(provider: DatabaseProvider, adapter: () => Promise<Pick<QueryableAdapter, "queryRaw">>): ReadSql {
-  const table = async (query: Prisma.Sql): Promise<RowTable> => {
+  const table = async (query: SqlQuery): Promise<RowTable> => {
     const { columnNames, rows } = await (await adapter()).queryRaw(adapterQuery(provider, query));
     return { columns: columnNames, rows };
   };
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+  const read = async <Row>(query: SqlQuery): Promise<Row[]> => {
     const { columns, rows } = await table(query);
     return rows.map((values) => rowObject<Row>(columns, values));
   };
-  const first = async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0];
-  return Object.assign(read, { first, byKey: first, page: table });
+  const first = async <Row>(query: SqlQuery) => (await read<Row>(query))[0];
+  const keyTable = async (query: SqlQuery): Promise<RowTable> => {
+    const { columns, rows } = await table(query);
+    return { columns, rows: rows.slice(0, 1) };
+  };
+  return Object.assign(read, { first, byKey: first, keyTable, page: table });
 }
 
 /**

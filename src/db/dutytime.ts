@@ -6,22 +6,47 @@
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
+import { fixedStatement } from "./fixedStatement";
 import type { DatabaseProvider } from "../config/database";
 import { readReportEntries } from "./reportEntriesRead";
 import type { ActiveOfficer, DutytimeEntry, DutytimeStore, Toggled } from "./store";
 import { sameInstantOf, storedInstant } from "./storedInstant";
 
-async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]> {
-  const rows = await write.returning<EntryRow>(Prisma.sql`
+// A toggle's statements, each sent at every shift change: their text is made once (./fixedStatement.ts).
+const stopOpen = fixedStatement(
+  (networkId: number, officerId: number, endedAt: Date) => Prisma.sql`
     UPDATE dutytime_entries SET ended_at = ${endedAt}
     WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL
-    RETURNING id, officer_id, started_at, ended_at, auto_stopped`);
+    RETURNING id, officer_id, started_at, ended_at, auto_stopped`,
+);
+
+const start = fixedStatement(
+  (networkId: number, officerId: number, startedAt: Date) => Prisma.sql`
+    INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${networkId}, ${officerId}, ${startedAt}) RETURNING id`,
+);
+
+// The INSERT's values are typed as its columns: a parameter in a SELECT list has no type of its own.
+const toggleInOne = fixedStatement(
+  (networkId: number, officerId: number, at: Date) => Prisma.sql`
+    WITH stopped AS (
+      UPDATE dutytime_entries SET ended_at = ${at}
+      WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL
+      RETURNING id, officer_id, started_at, ended_at, auto_stopped
+    ), started AS (
+      INSERT INTO dutytime_entries (network_id, officer_id, started_at)
+      SELECT ${networkId}::integer, ${officerId}::integer, ${at}::timestamp(3) WHERE NOT EXISTS (SELECT 1 FROM stopped)
+      RETURNING id, officer_id, started_at, ended_at, auto_stopped
+    )
+    SELECT * FROM stopped UNION ALL SELECT * FROM started`,
+);
+
+async function stopOpenEntries(write: WriteSql, networkId: number, officerId: number, endedAt: Date): Promise<DutytimeEntry[]> {
+  const rows = await write.returning<EntryRow>(stopOpen(networkId, officerId, endedAt));
   return rows.map(entryOf);
 }
 
 async function startEntry(write: WriteSql, networkId: number, officerId: number, startedAt: Date): Promise<number> {
-  const [row] = await write.returning<{ id: number | string }>(Prisma.sql`
-    INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${networkId}, ${officerId}, ${startedAt}) RETURNING id`);
+  const [row] = await write.returning<{ id: number | string }>(start(networkId, officerId, startedAt));
   return Number(row.id);
 }
 
@@ -38,18 +63,7 @@ async function toggleEntries(write: WriteSql, provider: DatabaseProvider, networ
     const id = await startEntry(write, networkId, officerId, at);
     return { stopped, started: { id, officerId, startedAt: at, endedAt: null, autoStopped: false } };
   }
-  // The INSERT's values are typed as its columns: a parameter in a SELECT list has no type of its own.
-  const rows = await write.returning<EntryRow>(Prisma.sql`
-    WITH stopped AS (
-      UPDATE dutytime_entries SET ended_at = ${at}
-      WHERE officer_id = ${officerId} AND network_id = ${networkId} AND ended_at IS NULL
-      RETURNING id, officer_id, started_at, ended_at, auto_stopped
-    ), started AS (
-      INSERT INTO dutytime_entries (network_id, officer_id, started_at)
-      SELECT ${networkId}::integer, ${officerId}::integer, ${at}::timestamp(3) WHERE NOT EXISTS (SELECT 1 FROM stopped)
-      RETURNING id, officer_id, started_at, ended_at, auto_stopped
-    )
-    SELECT * FROM stopped UNION ALL SELECT * FROM started`);
+  const rows = await write.returning<EntryRow>(toggleInOne(networkId, officerId, at));
   const entries = rows.map(entryOf);
   // A started entry is the one still open.
   const started = entries.find((entry) => entry.endedAt === null) ?? null;

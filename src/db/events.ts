@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
+import { fixedStatement } from "./fixedStatement";
 import type { EventFilter, EventStore, NewEvent, StoredEvent } from "./store";
 import { storedInstant } from "./storedInstant";
 import type { EventType, SubjectType } from "../model/eventTypes";
@@ -42,6 +43,27 @@ const eventOf = (row: EventRow): StoredEvent => ({
   data: JSON.parse(row.data) as Record<string, unknown>,
 });
 
+/** The columns an event is written in. */
+const writtenColumns = Prisma.raw("network_id, sequence, type, occurred_at, actor_kind, actor_key_id, actor_key_name, subject_type, subject_id, data");
+/** How many values follow the network and sequence in writtenColumns: append() passes them in that order. */
+const eventValueCount = 8;
+
+const appendStatement = {
+  postgresql: fixedStatement(
+    (networkId: number, ...values: unknown[]) => Prisma.sql`
+      WITH raised AS (UPDATE networks SET event_sequence = event_sequence + 1 WHERE id = ${networkId} RETURNING id, event_sequence),
+        written AS (INSERT INTO events (${writtenColumns}) SELECT id, event_sequence, ${Prisma.join(values)} FROM raised RETURNING network_id, sequence)
+      SELECT written.sequence FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`,
+    1 + eventValueCount,
+  ),
+  sqlite: fixedStatement(
+    (networkId: number, ...values: unknown[]) => Prisma.sql`
+      INSERT INTO events (${writtenColumns}) SELECT id, event_sequence + 1, ${Prisma.join(values)} FROM networks WHERE id = ${networkId}
+      RETURNING sequence`,
+    1 + eventValueCount,
+  ),
+} satisfies Record<DatabaseProvider, unknown>;
+
 /**
  * Writes the event under the network's next sequence, in the caller's transaction, in one
  * statement. The network's row holds the last sequence (networks.event_sequence) and stays locked
@@ -55,17 +77,18 @@ const eventOf = (row: EventRow): StoredEvent => ({
  */
 async function append(write: WriteSql, provider: DatabaseProvider, event: NewEvent): Promise<StoredEvent> {
   const { actor, subject } = event;
-  const values = Prisma.sql`${event.type}, ${event.occurredAt}, ${actor.kind}, ${actor.keyId}, ${actor.keyName}, ${subject.type}, ${subject.id}, ${JSON.stringify(event.data)}`;
-  const columns = Prisma.raw("network_id, sequence, type, occurred_at, actor_kind, actor_key_id, actor_key_name, subject_type, subject_id, data");
-  const [row] =
-    provider === "postgresql"
-      ? await write.returning<{ sequence: number | string }>(Prisma.sql`
-          WITH raised AS (UPDATE networks SET event_sequence = event_sequence + 1 WHERE id = ${event.networkId} RETURNING id, event_sequence),
-            written AS (INSERT INTO events (${columns}) SELECT id, event_sequence, ${values} FROM raised RETURNING network_id, sequence)
-          SELECT written.sequence FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`)
-      : await write.returning<{ sequence: number | string }>(Prisma.sql`
-          INSERT INTO events (${columns}) SELECT id, event_sequence + 1, ${values} FROM networks WHERE id = ${event.networkId}
-          RETURNING sequence`);
+  const statement = appendStatement[provider](
+    event.networkId,
+    event.type,
+    event.occurredAt,
+    actor.kind,
+    actor.keyId,
+    actor.keyName,
+    subject.type,
+    subject.id,
+    JSON.stringify(event.data),
+  );
+  const [row] = await write.returning<{ sequence: number | string }>(statement);
   if (row === undefined) throw new Error(`no network ${event.networkId} to record an event in`);
   return { ...event, sequence: Number(row.sequence) };
 }

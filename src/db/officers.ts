@@ -4,6 +4,7 @@
 import { Prisma, type Officer } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
+import { fixedStatement } from "./fixedStatement";
 import type { OfficerListRequest, OfficerStore } from "./store";
 import { storedInstant } from "./storedInstant";
 
@@ -27,14 +28,19 @@ const officerOf = (row: OfficerRow): Officer => ({
   removedAt: row.removed_at === null ? null : storedInstant(row.removed_at),
 });
 
+// Every dutytime call looks its officer up: the look-ups' text is made once (./fixedStatement.ts).
+const byIdentifier = fixedStatement(
+  (networkId: number, identifier: string) => Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier = ${identifier}`,
+);
+const byId = fixedStatement((networkId: number, id: number) => Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.id = ${id} AND o.network_id = ${networkId}`);
+
 async function officerByIdentifier(read: ReadSql, networkId: number, identifier: string): Promise<Officer | null> {
-  const row = await read.byKey<OfficerRow>(Prisma.sql`
-    SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier = ${identifier}`);
+  const row = await read.byKey<OfficerRow>(byIdentifier(networkId, identifier));
   return row ? officerOf(row) : null;
 }
 
 async function officerById(read: ReadSql, networkId: number, id: number): Promise<Officer | null> {
-  const row = await read.byKey<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.id = ${id} AND o.network_id = ${networkId}`);
+  const row = await read.byKey<OfficerRow>(byId(networkId, id));
   return row ? officerOf(row) : null;
 }
 

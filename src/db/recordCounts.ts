@@ -2,6 +2,7 @@
 // and PostgreSQL.
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
+import { fixedStatement } from "./fixedStatement";
 import type { RecordCountStore, RecordKind } from "./store";
 
 /** Tables of countable records, counted together: their total, and their records created at or after an instant. */
@@ -37,8 +38,9 @@ export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTi
 function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
   const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
   const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
+  const keptTotal = fixedStatement((networkId: number) => Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`);
   return {
-    total: async (networkId) => count(await read.byKey(Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`)),
+    total: async (networkId) => count(await read.byKey(keptTotal(networkId))),
     createdSince: async (networkId, since) => {
       const wholeHours = nextWholeHour(since);
       const partialHour = Prisma.join(

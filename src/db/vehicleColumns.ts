@@ -19,8 +19,17 @@ const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", 
 export const vehicleColumns = Prisma.raw(vehicleColumnNames.join(", "));
 
 /** A new vehicle's values in the order of vehicleColumns (its id taken before: VehicleStore.newId). */
-export const insertValues = (vehicle: StoredVehicle) =>
-  Prisma.join([vehicle.id, vehicle.networkId, ...vehicleFields.map((field) => vehicle[field.response]), vehicle.searchText, vehicle.createdAt, vehicle.updatedAt]);
+export const insertValues = (vehicle: StoredVehicle): unknown[] => [
+  vehicle.id,
+  vehicle.networkId,
+  ...vehicleFields.map((field) => vehicle[field.response]),
+  vehicle.searchText,
+  vehicle.createdAt,
+  vehicle.updatedAt,
+];
+
+/** How many values a vehicle's row has (insertValues). */
+export const vehicleColumnCount = vehicleColumnNames.length;
 
 /** The column of a field, for a statement's text: from the table, never from a client. */
 export const columnOf = (field: VehicleField) => Prisma.raw(field.column);

@@ -18,6 +18,10 @@ export function countingReads(read: ReadSql) {
         statements.push(query.sql);
         return read.byKey<Row>(query);
       },
+      keyTable: async (query: Parameters<ReadSql>[0]) => {
+        statements.push(query.sql);
+        return read.keyTable(query);
+      },
       page: async (query: Parameters<ReadSql>[0]) => {
         statements.push(query.sql);
         return read.page(query);

@@ -5,8 +5,7 @@
 // the callers' conversions hold on either path: instants as ISO text with "+00:00", numeric, date
 // and JSON as text, 64-bit integers as text (pg's own default).
 import pg from "pg";
-import type { Prisma } from "../../generated/prisma/client";
-import { rowObject, type ReadSql, type RowTable } from "../adapterReads";
+import { rowObject, type ReadSql, type RowTable, type SqlQuery } from "../adapterReads";
 import type { PreparingPool } from "./preparingPool";
 import { ArrayRowsQuery, runArrayRows } from "./pgInternals";
 import type { PipelinedConnection } from "./pipelinedConnection";
@@ -48,12 +47,13 @@ export const arrayRowsQueryOf = (pool: PreparingPool, text: string, values: read
   new ArrayRowsQuery(text, pool.keep(text), values.map(argument), readTypes);
 
 export function postgresReads(pool: PreparingPool, pipelined: PipelinedConnection): ReadSql {
-  const queryOf = (query: Prisma.Sql) => arrayRowsQueryOf(pool, query.text, query.values);
+  const queryOf = (query: SqlQuery) => arrayRowsQueryOf(pool, query.text, query.values);
   // Failures are pg's own: src/db/databaseErrors.ts reads their SQLSTATE and message.
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
+  const read = async <Row>(query: SqlQuery): Promise<Row[]> => rowsOf<Row>(await runArrayRows(pool, queryOf(query)));
   return Object.assign(read, {
-    first: async <Row>(query: Prisma.Sql) => (await read<Row>(query))[0],
-    byKey: async <Row>(query: Prisma.Sql) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
-    page: async (query: Prisma.Sql) => tableOf(await pool.runWithGenericPlan(queryOf(query))),
+    first: async <Row>(query: SqlQuery) => (await read<Row>(query))[0],
+    byKey: async <Row>(query: SqlQuery) => rowsOf<Row>(await pipelined.query(queryOf(query)))[0],
+    keyTable: async (query: SqlQuery) => tableOf(await pipelined.query(queryOf(query))),
+    page: async (query: SqlQuery) => tableOf(await pool.runWithGenericPlan(queryOf(query))),
   });
 }

@@ -46,7 +46,7 @@
 //   error: none is answered as done before the COMMIT that holds it.
 // - The queue of groups, per network, is ../transactionGroups.ts's.
 import pg from "pg";
-import type { Prisma } from "../../generated/prisma/client";
+import type { SqlQuery } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
 import { issued, turnCome, type WriteTransaction } from "../transactions";
@@ -155,7 +155,7 @@ export function postgresTransactions(pool: PreparingPool): WriteTransaction {
         };
         const write: WriteSql = {
           execute: (query) => track(() => send(query.text, query.values).then((result) => result.rowCount ?? 0)),
-          returning: <Row>(query: Prisma.Sql) => track(() => send(query.text, query.values).then((result) => rowsOf<Row>(result))),
+          returning: <Row>(query: SqlQuery) => track(() => send(query.text, query.values).then((result) => rowsOf<Row>(result))),
         };
         const savepoint = name === null ? null : send(`SAVEPOINT ${name}`);
         const run: Run = { waiting, name, savepoint, statements, outcome: { thrown: new Error("The work has not ended.") }, end: [] };

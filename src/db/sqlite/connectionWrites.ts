@@ -8,15 +8,14 @@
 // them to the stores (./libsqlValues.ts: instants as their stored text, integers as numbers), so a
 // store writes and reads the same inside a group as through the adapter; a failure rejects the
 // statement's promise (never throws at the call) with the driver's error.
-import type { Prisma } from "../../generated/prisma/client";
-import { rowObject } from "../adapterReads";
+import { rowObject, type SqlQuery } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 import type { SqliteConnectionClient } from "./connectionClient";
 
 export function connectionWrites(client: Pick<SqliteConnectionClient, "runNow">): WriteSql {
   return {
     execute: async (statement) => client.runNow(statement.sql, statement.values).rowsAffected,
-    returning: async <Row>(statement: Prisma.Sql) => {
+    returning: async <Row>(statement: SqlQuery) => {
       const { columns, rows } = client.runNow(statement.sql, statement.values);
       return rows.map((values) => rowObject<Row>(columns, values as unknown as unknown[]));
     },

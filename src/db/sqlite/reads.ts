@@ -6,8 +6,7 @@
 // of its own is safe: reads never run inside a transaction, and in WAL mode a read sees every
 // committed write without waiting for a writer.
 import Database from "libsql";
-import type { Prisma } from "../../generated/prisma/client";
-import { rowObject, type ReadSql, type RowTable } from "../adapterReads";
+import { rowObject, type ReadSql, type RowTable, type SqlQuery } from "../adapterReads";
 import { keptStatements } from "./keptStatements";
 import { adapterBound } from "./libsqlValues";
 
@@ -55,24 +54,29 @@ export function openSqliteReads(file: string): SqliteReads {
   // Every statement runs to its end (all()) or is reset after its first row (get()): one left
   // unfinished would pin this connection to the snapshot of its next read (libsql leaves
   // EXPLAIN statements so).
-  const tableOf = (query: Prisma.Sql): RowTable => {
+  const tableOf = (query: SqlQuery): RowTable => {
     const { statement, columns } = prepared(query.sql);
     return { columns, rows: statement.all(query.values.map(adapterBound)) as unknown[][] };
   };
-  const read = async <Row>(query: Prisma.Sql): Promise<Row[]> => {
+  const read = async <Row>(query: SqlQuery): Promise<Row[]> => {
     const { columns, rows } = tableOf(query);
     return rows.map((values) => rowObject<Row>(columns, values));
   };
-  const table = async (query: Prisma.Sql) => tableOf(query);
+  const table = async (query: SqlQuery) => tableOf(query);
   // libsql's all() sets up a row iterator and a batch array per call; get() steps once.
-  const first = async <Row>(query: Prisma.Sql): Promise<Row | undefined> => {
+  const firstOf = (query: SqlQuery): RowTable => {
     const { statement, columns } = prepared(query.sql);
     const values = statement.get(query.values.map(adapterBound)) as unknown[] | undefined;
-    return values === undefined ? undefined : rowObject<Row>(columns, values);
+    return { columns, rows: values === undefined ? [] : [values] };
   };
+  const first = async <Row>(query: SqlQuery): Promise<Row | undefined> => {
+    const { columns, rows } = firstOf(query);
+    return rows.length === 0 ? undefined : rowObject<Row>(columns, rows[0]);
+  };
+  const keyTable = async (query: SqlQuery) => firstOf(query);
   const close = () => {
     statements.clear();
     connection.close();
   };
-  return { read: Object.assign(read, { first, byKey: first, page: table }), close };
+  return { read: Object.assign(read, { first, byKey: first, keyTable, page: table }), close };
 }

@@ -8,7 +8,7 @@
 // order they asked, granted from the loop's check phase (setImmediate), so the loop's poll
 // phase (new requests, answers to write) runs between any two writes. Reads do not wait here:
 // another network's get by id waits for at most one write, whatever the writers do.
-import type { Prisma } from "../../generated/prisma/client";
+import type { SqlQuery } from "../adapterReads";
 import type { WriteSql } from "../adapterWrites";
 
 export function writesTakingTurns(write: WriteSql): WriteSql {
@@ -39,7 +39,7 @@ export function writesTakingTurns(write: WriteSql): WriteSql {
       await turn();
       return write.execute(statement);
     },
-    returning: async <Row>(statement: Prisma.Sql) => {
+    returning: async <Row>(statement: SqlQuery) => {
       await turn();
       return write.returning<Row>(statement);
     },

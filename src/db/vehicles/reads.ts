@@ -4,14 +4,18 @@
 // spells them its own way (0/1 or booleans, dates as text).
 import { Prisma, type Vehicle } from "../../generated/prisma/client";
 import { firstRowValue, type ReadSql } from "../adapterReads";
+import { fixedStatement } from "../fixedStatement";
 import { vehicleColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
 import { vehiclePageSql, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
 import { searchTotalsOf, seenState, type NetworkState } from "./totals";
 
+const vehicleById = fixedStatement(
+  (id: number, networkId: number) => Prisma.sql`SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
+);
+
 export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {
-  const row = await read.byKey<VehicleRow>(Prisma.sql`
-    SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`);
-  return row ? vehicleOf(row) : null;
+  // Read by position (vehiclesOfTable): no object by column name is made for the row.
+  return vehiclesOfTable(await read.keyTable(vehicleById(id, networkId)))[0] ?? null;
 }
 
 export async function selectVehiclePage(read: ReadSql, networkId: number, rows: PageRows, window: PageWindow): Promise<Vehicle[]> {

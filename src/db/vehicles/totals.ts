@@ -4,6 +4,7 @@
 import { cacheCounts } from "../../config/cacheCounts";
 import { Prisma } from "../../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../adapterReads";
+import { fixedStatement } from "../fixedStatement";
 import type { SearchFilter, VehicleFilter } from "./pageSql";
 import { SearchTotals } from "./searchTotals";
 
@@ -68,10 +69,10 @@ export interface KnownTotal {
  * network's count kept by triggers; with one, a total kept at the network's current
  * vehicle_version (src/db/vehicles/searchTotals.ts).
  */
+const networkState = fixedStatement((networkId: number) => Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${networkId}`);
+
 export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<KnownTotal> {
-  const network = await read.byKey<{ total: number | string; version: number | string }>(
-    Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${filter.networkId}`,
-  );
+  const network = await read.byKey<{ total: number | string; version: number | string }>(networkState(filter.networkId));
   if (!network) return { total: 0, version: "", networkVehicles: 0 };
   const version = String(network.version);
   const networkVehicles = Number(network.total);

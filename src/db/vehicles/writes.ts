@@ -5,11 +5,17 @@
 import { Prisma, type Vehicle } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
 import { vehicleFields, type VehicleChanges } from "../../model/vehicleFields";
-import { columnOf, insertValues, vehicleColumns } from "../vehicleColumns";
+import { columnOf, insertValues, vehicleColumnCount, vehicleColumns } from "../vehicleColumns";
+import { fixedStatement } from "../fixedStatement";
+
+const insertStatement = fixedStatement(
+  (...values: unknown[]) => Prisma.sql`INSERT INTO vehicles (${vehicleColumns}) VALUES (${Prisma.join(values)})`,
+  vehicleColumnCount,
+);
 
 /** Stores a new vehicle under the id taken for it (VehicleStore.newId). */
 export async function insertVehicle(write: WriteSql, vehicle: Vehicle): Promise<void> {
-  await write.execute(Prisma.sql`INSERT INTO vehicles (${vehicleColumns}) VALUES (${insertValues(vehicle)})`);
+  await write.execute(insertStatement(...insertValues(vehicle)));
 }
 
 /** The condition that updated_at is this instant. */

@@ -1,0 +1,58 @@
+// A fixed statement answers what Prisma.sql answers for the same values, with its text made once.
+import { Prisma } from "../src/generated/prisma/client";
+import { fixedStatement } from "../src/db/fixedStatement";
+
+const columns = Prisma.raw("id, plate");
+
+describe("fixedStatement", () => {
+  const builds = {
+    plain: (id: number, networkId: number) => Prisma.sql`SELECT ${columns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
+    // Arguments in another order than the placeholders, one used twice, a value of the text's own.
+    reordered: (a: string, b: Date) => Prisma.sql`UPDATE t SET x = ${b}, y = ${a}, z = ${"fixed"} WHERE w = ${a} AND v = ${0}`,
+    nested: (networkId: number, needle: string) => {
+      const where = Prisma.sql`WHERE network_id = ${networkId}`;
+      return Prisma.sql`SELECT 1 FROM vehicles ${where} AND search_text LIKE ${needle} LIMIT ${30}`;
+    },
+  };
+
+  test.each(Object.keys(builds) as (keyof typeof builds)[])("%s: the same text and values as Prisma.sql", (name) => {
+    const build = builds[name] as (...args: unknown[]) => Prisma.Sql;
+    const fixed = fixedStatement(build);
+    for (const args of [
+      [7, 3],
+      ["a'b", new Date("2026-11-29T10:00:00.000Z")],
+      [42, "%x%"],
+    ]) {
+      const expected = build(...args);
+      const got = fixed(...args);
+      expect({ sql: got.sql, text: got.text, values: got.values }).toEqual({ sql: expected.sql, text: expected.text, values: expected.values });
+    }
+  });
+
+  test("a rest parameter's values, by the arity given", () => {
+    const fixed = fixedStatement((first: number, ...rest: unknown[]) => Prisma.sql`INSERT INTO t VALUES (${first}, ${Prisma.join(rest)})`, 4);
+    const got = fixed(1, "two", null, false);
+    expect(got.sql).toBe("INSERT INTO t VALUES (?, ?,?,?)");
+    expect(got.text).toBe("INSERT INTO t VALUES ($1, $2,$3,$4)");
+    expect(got.values).toEqual([1, "two", null, false]);
+  });
+
+  test("every call answers the same strings: the text is made once", () => {
+    let rendered = 0;
+    const fixed = fixedStatement((id: number) => (rendered++, Prisma.sql`SELECT ${id}`));
+    const first = fixed(1);
+    const second = fixed(2);
+    expect(rendered).toBe(1);
+    expect(Object.is(first.sql, second.sql) && Object.is(first.text, second.text)).toBe(true);
+    expect([first.values, second.values]).toEqual([[1], [2]]);
+  });
+
+  test("a value computed from an argument is refused when the statement is made", () => {
+    expect(() => fixedStatement((id: number) => Prisma.sql`SELECT ${id + 1}`)).toThrow(/compute values before the call/);
+    expect(() => fixedStatement((name: string) => Prisma.sql`SELECT ${`%${name}%`}`)).toThrow(/compute values before the call/);
+  });
+
+  test("an argument the statement does not declare is refused", () => {
+    expect(() => fixedStatement((...values: unknown[]) => Prisma.sql`SELECT ${values[1]}`, 1)).toThrow(/undefined value/);
+  });
+});
