@@ -27,7 +27,7 @@ export interface IssuedKeyRecord {
 }
 
 export function hashApiKey(apiKey: string): string {
-  return crypto.createHash("sha256").update(apiKey).digest("hex");
+  return crypto.hash("sha256", apiKey, "hex");
 }
 
 export function generateApiKey(): IssuedKey {
