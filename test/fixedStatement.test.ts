@@ -1,6 +1,10 @@
 // A fixed statement answers what Prisma.sql answers for the same values, with its text made once.
 import { Prisma } from "../src/generated/prisma/client";
 import { fixedStatement } from "../src/db/fixedStatement";
+import { vehiclePageSql } from "../src/db/vehicles/pageSql";
+import { networkWhere } from "../src/db/vehicles/where";
+import { sortableVehicleFields } from "../src/model/vehicleFields";
+import type { VehicleOrder } from "../src/db/store";
 
 const columns = Prisma.raw("id, plate");
 
@@ -54,5 +58,25 @@ describe("fixedStatement", () => {
 
   test("an argument the statement does not declare is refused", () => {
     expect(() => fixedStatement((...values: unknown[]) => Prisma.sql`SELECT ${values[1]}`, 1)).toThrow(/undefined value/);
+  });
+});
+
+describe("a page of every row of the network", () => {
+  // Each order the field table allows, both ways, and each extra a page's rows can carry.
+  const orders = [null, ...sortableVehicleFields.flatMap((field) => (["asc", "desc"] as const).map((direction) => ({ field: field.request, direction })))];
+  const extras = ["none", "matches", "networkState", "matchesAndState"] as const;
+
+  test.each(extras)("with %s: the text the network's WHERE clause makes, for every order", (extra) => {
+    for (const order of orders) {
+      for (const [networkId, limit, offset] of [
+        [7, 15, 0],
+        [12, 30, 60],
+      ]) {
+        const window = { order: order as VehicleOrder | null, limit, offset };
+        const fixed = vehiclePageSql(networkId, { where: null, gather: false }, window, extra);
+        const made = vehiclePageSql(networkId, { where: networkWhere(networkId), gather: false }, window, extra);
+        expect({ order, sql: fixed.sql, text: fixed.text, values: fixed.values }).toEqual({ order, sql: made.sql, text: made.text, values: made.values });
+      }
+    }
   });
 });

@@ -238,7 +238,7 @@ describePostgres("the network's own trigram keys (PostgreSQL)", () => {
     await connection.connect();
     try {
       await connection.query("ANALYZE vehicles");
-      const plan = await connection.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${page.text}`, page.values);
+      const plan = await connection.query<{ "QUERY PLAN": string }>(`EXPLAIN (COSTS OFF) ${page.text}`, [...page.values]);
       const steps = plan.rows.map((row) => row["QUERY PLAN"]).join("\n");
       expect(steps).toContain("vehicles_search_keys_idx");
       expect(steps).not.toContain("vehicles_search_trgm_idx");

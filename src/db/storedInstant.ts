@@ -2,7 +2,7 @@
 // ISO text costs CPU, and a list page formats 30 of them (figures: docs/performance.md): an instant
 // read in its stored form (a fraction of up to three digits, as PostgreSQL drops its last zeros)
 // keeps its text, so serializing it formats nothing. Its time is made from the text's digits
-// (Date.UTC), which costs less than Date's text parser. And how a statement compares an instant
+// (plain arithmetic), which costs less than Date's text parser. And how a statement compares an instant
 // on each database (sameInstantOf).
 import { Prisma } from "../generated/prisma/client";
 import type { DatabaseProvider } from "../config/database";
@@ -64,7 +64,8 @@ const millisecondsOf = (fraction: number, digits: number) => (digits === 3 ? fra
  */
 function storedTime(text: string, digits: number): number {
   if (digits < 0 || !text.endsWith(utc)) return NaN;
-  if (text[4] !== "-" || text[7] !== "-" || text[10] !== "T" || text[13] !== ":" || text[16] !== ":") return NaN;
+  if (text.charCodeAt(4) !== dash || text.charCodeAt(7) !== dash || text.charCodeAt(10) !== letterT) return NaN;
+  if (text.charCodeAt(13) !== colon || text.charCodeAt(16) !== colon) return NaN;
   const year = digitsAt(text, 0, 4);
   const month = digitsAt(text, 5, 7);
   const day = digitsAt(text, 8, 10);
@@ -74,7 +75,25 @@ function storedTime(text: string, digits: number): number {
   const fraction = digits === 0 ? 0 : digitsAt(text, 20, 20 + digits);
   if (year < 100 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return NaN;
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || fraction < 0) return NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second, millisecondsOf(fraction, digits));
+  return ((daysSinceEpoch(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecondsOf(fraction, digits);
+}
+
+const dash = 0x2d;
+const colon = 0x3a;
+const letterT = 0x54;
+
+/**
+ * Days from 1970-01-01 to a day of the proleptic Gregorian calendar, as Date.UTC counts them
+ * (Howard Hinnant's days_from_civil): plain arithmetic, where Date.UTC is a call into the runtime
+ * that cost a list page of 30 instants more than the rest of their reading.
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /** toISOString's text of a stored-form instant: the fraction written with its three digits. */

@@ -7,8 +7,8 @@ import { likeWhere, networkWhere } from "../vehicles/where";
 import { needleKeys } from "../vehicles/searchKeys";
 import { planPostgresSearch, type PostgresSearchSource } from "./searchPlan";
 
-function whereOf({ networkId, needle }: VehicleFilter, source: PostgresSearchSource): Prisma.Sql {
-  if (!needle) return networkWhere(networkId);
+function whereOf({ networkId, needle }: VehicleFilter, source: PostgresSearchSource): Prisma.Sql | null {
+  if (!needle) return null;
   if (source.kind === "rowsInOrder") return Prisma.sql`WHERE network_id = ${networkId} AND strpos(search_text, ${needle}) > 0`;
   if (source.kind === "keyedMatches") {
     // Every key of the needle is a key of a text holding it; strpos then decides. The keys name

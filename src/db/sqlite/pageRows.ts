@@ -30,8 +30,8 @@ function candidatesOf(networkId: number, needle: string, source: SqliteSearchSou
  * @param source where the candidates come from (./searchPlan.ts); LIKE on the row decides,
  * exactly as without the index
  */
-function whereOf({ networkId, needle }: VehicleFilter, source: SqliteSearchSource): Prisma.Sql {
-  if (!needle) return networkWhere(networkId);
+function whereOf({ networkId, needle }: VehicleFilter, source: SqliteSearchSource): Prisma.Sql | null {
+  if (!needle) return null;
   const candidates = candidatesOf(networkId, needle, source);
   return likeWhere(networkId, needle, candidates ? Prisma.sql` AND id IN (${networkCandidates(networkId, needle, candidates)})` : Prisma.empty);
 }

@@ -5,6 +5,8 @@ import { Prisma } from "../../generated/prisma/client";
 import { sortableVehicleFields, sortsNullsLast } from "../../model/vehicleFields";
 import type { VehicleOrder } from "../store";
 import { vehicleColumns } from "../vehicleColumns";
+import { fixedStatement, type SqlQuery } from "../fixedStatement";
+import { networkWhere } from "./where";
 
 export interface VehicleFilter {
   networkId: number;
@@ -24,8 +26,8 @@ export interface PageWindow {
 
 /** The rows a page reads, as the database's search plan chose them. */
 export interface PageRows {
-  /** The statement's WHERE clause. */
-  where: Prisma.Sql;
+  /** The statement's WHERE clause; null: every row of the network (a list without a search). */
+  where: Prisma.Sql | null;
   /** All the network's matches gathered before they are ordered, rather than the rows read in order. */
   gather: boolean;
 }
@@ -64,11 +66,37 @@ function extraColumns(networkId: number, extra: PageExtra): Prisma.Sql {
 }
 
 /** The statement reading a page of the network's `rows`, its rows with `extra`. */
-export function vehiclePageSql(networkId: number, { where, gather }: PageRows, { order, limit, offset }: PageWindow, extra: PageExtra = "none"): Prisma.Sql {
+export function vehiclePageSql(networkId: number, rows: PageRows, window: PageWindow, extra: PageExtra = "none"): SqlQuery {
+  if (rows.where === null && !rows.gather) return networkPage(window.order, extra)(networkId, window.limit, window.offset);
+  return pageSqlOf(networkId, rows.where ?? networkWhere(networkId), rows.gather, window, extra);
+}
+
+function pageSqlOf(networkId: number, where: Prisma.Sql, gather: boolean, { order, limit, offset }: PageWindow, extra: PageExtra): Prisma.Sql {
   const extras = extraColumns(networkId, extra);
   const rows = gather
     ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
       Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${where}) SELECT *${extras} FROM found`
     : Prisma.sql`SELECT ${vehicleColumns}${extras} FROM vehicles ${where}`;
   return Prisma.sql`${rows} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+type NetworkPage = (networkId: number, limit: number, offset: number) => SqlQuery;
+
+/**
+ * A page of every row of the network, the list without a search that dashboards poll: its
+ * statement's text made once per order and extra (../fixedStatement.ts), kept by sort field,
+ * direction and extra (a few dozen at most: the sortable fields are a fixed list).
+ */
+const networkPages = new Map<string, Map<PageExtra, NetworkPage>>();
+
+function networkPage(order: VehicleOrder | null, extra: PageExtra): NetworkPage {
+  const orderKey = order === null ? "" : order.direction === "desc" ? `-${order.field}` : order.field;
+  const kept = networkPages.get(orderKey)?.get(extra);
+  if (kept) return kept;
+  // Made before it is kept: an order no statement can be made of (not a sort field) keeps nothing.
+  const page = fixedStatement((networkId: number, limit: number, offset: number) =>
+    pageSqlOf(networkId, networkWhere(networkId), false, { order, limit, offset }, extra),
+  );
+  networkPages.set(orderKey, (networkPages.get(orderKey) ?? new Map<PageExtra, NetworkPage>()).set(extra, page));
+  return page;
 }

@@ -8,6 +8,7 @@ import { fixedStatement } from "../fixedStatement";
 import { vehicleColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
 import { vehiclePageSql, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
 import { searchTotalsOf, seenState, type NetworkState } from "./totals";
+import { networkWhere } from "./where";
 
 const vehicleById = fixedStatement(
   (id: number, networkId: number) => Prisma.sql`SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
@@ -55,7 +56,7 @@ export async function selectSearchPageCounting(
   const found = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter.networkId, rows, window, "matches"));
   let total = found.length > 0 ? Number(found[0].matches) : 0;
   // A page past the last match has no row to carry the count.
-  if (found.length === 0 && window.offset > 0) total = await countMatches(read, rows);
+  if (found.length === 0 && window.offset > 0) total = await countMatches(read, filter.networkId, rows);
   searchTotalsOf(read).set(filter.networkId, filter.needle, version, total);
   return { data: found.map(vehicleOf), total };
 }
@@ -83,7 +84,7 @@ export async function selectSearchPageCountingWithState(
   return { data: found.map(vehicleOf), total };
 }
 
-async function countMatches(read: ReadSql, rows: PageRows): Promise<number> {
-  const row = await read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${rows.where}`);
+async function countMatches(read: ReadSql, networkId: number, rows: PageRows): Promise<number> {
+  const row = await read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${rows.where ?? networkWhere(networkId)}`);
   return Number(row?.total ?? 0);
 }
