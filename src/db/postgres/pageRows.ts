@@ -3,7 +3,7 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { PageRows, VehicleFilter } from "../vehicles/pageSql";
 import type { PlanPage } from "../vehicles/totalThenPage";
-import { likeWhere, networkWhere } from "../vehicles/where";
+import { likeWhere } from "../vehicles/where";
 import { needleKeys } from "../vehicles/searchKeys";
 import { planPostgresSearch, type PostgresSearchSource } from "./searchPlan";
 

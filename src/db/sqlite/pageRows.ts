@@ -3,7 +3,7 @@
 import { Prisma } from "../../generated/prisma/client";
 import type { PageRows, VehicleFilter } from "../vehicles/pageSql";
 import type { PlanPage } from "../vehicles/totalThenPage";
-import { likeWhere, networkWhere } from "../vehicles/where";
+import { likeWhere } from "../vehicles/where";
 import { keyedNeedle } from "../vehicles/searchKeys";
 import { planSearch, type SqliteSearchSource } from "./searchPlan";
 import { searchCandidates, sqliteNetworkIdIndex } from "./searchCandidates";
