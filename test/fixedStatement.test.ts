@@ -1,6 +1,8 @@
 // A fixed statement answers what Prisma.sql answers for the same values, with its text made once.
 import { Prisma } from "../src/generated/prisma/client";
 import { fixedStatement } from "../src/db/fixedStatement";
+import { insertValues, vehicleColumnCount } from "../src/db/vehicleColumns";
+import type { StoredVehicle } from "../src/model/vehicleFields";
 import { vehiclePageSql } from "../src/db/vehicles/pageSql";
 import { networkWhere } from "../src/db/vehicles/where";
 import { sortableVehicleFields } from "../src/model/vehicleFields";
@@ -41,23 +43,36 @@ describe("fixedStatement", () => {
     expect(got.values).toEqual([1, "two", null, false]);
   });
 
-  test("every call answers the same strings: the text is made once", () => {
+  test("the text is made once, whatever the calls", () => {
     let rendered = 0;
     const fixed = fixedStatement((id: number) => (rendered++, Prisma.sql`SELECT ${id}`));
-    const first = fixed(1);
-    const second = fixed(2);
+    const answers = [fixed(1), fixed(2)];
     expect(rendered).toBe(1);
-    expect(Object.is(first.sql, second.sql) && Object.is(first.text, second.text)).toBe(true);
-    expect([first.values, second.values]).toEqual([[1], [2]]);
+    expect(answers.map(({ sql, values }) => [sql, values])).toEqual([
+      ["SELECT ?", [1]],
+      ["SELECT ?", [2]],
+    ]);
   });
 
   test("a value computed from an argument is refused when the statement is made", () => {
     expect(() => fixedStatement((id: number) => Prisma.sql`SELECT ${id + 1}`)).toThrow(/compute values before the call/);
     expect(() => fixedStatement((name: string) => Prisma.sql`SELECT ${`%${name}%`}`)).toThrow(/compute values before the call/);
+    expect(() => fixedStatement((name: string) => Prisma.sql`SELECT ${String(name)}`)).toThrow(/compute values before the call/);
+    expect(() => fixedStatement((data: object) => Prisma.sql`SELECT ${JSON.stringify(data)}`)).toThrow(/compute values before the call/);
   });
 
-  test("an argument the statement does not declare is refused", () => {
+  test("an argument the text does not place, or a call with another number of arguments, is refused", () => {
     expect(() => fixedStatement((...values: unknown[]) => Prisma.sql`SELECT ${values[1]}`, 1)).toThrow(/undefined value/);
+    expect(() => fixedStatement((id: number, unused: number) => (void unused, Prisma.sql`SELECT ${id}`))).toThrow(/does not place its argument 1/);
+    const withDefault = fixedStatement((id: number, limit = 10) => Prisma.sql`SELECT ${id} LIMIT ${limit}`);
+    expect(withDefault(1).values).toEqual([1, 10]);
+    expect(() => withDefault(1, 20)).toThrow(/takes 1 arguments, not 2/);
+  });
+
+  test("a vehicle's insert has a value for every column", () => {
+    const values = insertValues({ id: 1, networkId: 2, searchText: "", createdAt: new Date(0), updatedAt: new Date(0) } as unknown as StoredVehicle);
+    expect(values).toHaveLength(vehicleColumnCount);
+    expect(values.slice(0, 2)).toEqual([1, 2]);
   });
 });
 

@@ -92,11 +92,11 @@ export function rowObject<Row>(names: readonly string[], values: readonly unknow
 /** The value of column `name` in the table's first row (undefined without rows or column). */
 export const firstRowValue = (table: RowTable, name: string): unknown => table.rows[0]?.[table.columns.indexOf(name)];
 
-/** A `Prisma.sql` query as the adapter of `provider` takes it. */
+/** A query (`Prisma.sql`'s, or a fixed statement's) as the adapter of `provider` takes it. */
 export function adapterQuery(provider: DatabaseProvider, query: SqlQuery): AdapterQuery {
   const args = [...query.values];
   return {
-    // Prisma.sql renders `?` placeholders as .sql and `$1` ones as .text.
+    // `?` placeholders in .sql, `$1` ones in .text.
     sql: provider === "postgresql" ? query.text : query.sql,
     args,
     argTypes: args.map((value) => ({ scalarType: scalarTypeOf(value), arity: "scalar" as const })),
@@ -104,7 +104,7 @@ export function adapterQuery(provider: DatabaseProvider, query: SqlQuery): Adapt
 }
 
 /**
- * Runs a `Prisma.sql` query on the adapter and returns its rows as objects by column name.
+ * Runs a query on the adapter and returns its rows as objects by column name.
  * Values come as the adapter gives them (dates as ISO text, 64-bit integers possibly as text):
  * the callers convert what they read.
  */

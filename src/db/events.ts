@@ -43,10 +43,10 @@ const eventOf = (row: EventRow): StoredEvent => ({
   data: JSON.parse(row.data) as Record<string, unknown>,
 });
 
-/** The columns an event is written in. */
-const writtenColumns = Prisma.raw("network_id, sequence, type, occurred_at, actor_kind, actor_key_id, actor_key_name, subject_type, subject_id, data");
-/** How many values follow the network and sequence in writtenColumns: append() passes them in that order. */
-const eventValueCount = 8;
+/** The columns an event is written in: its network and sequence, then the values append() passes in this order. */
+const writtenColumnList = ["network_id", "sequence", "type", "occurred_at", "actor_kind", "actor_key_id", "actor_key_name", "subject_type", "subject_id", "data"];
+const writtenColumns = Prisma.raw(writtenColumnList.join(", "));
+const eventValueCount = writtenColumnList.length - 2;
 
 const appendStatement = {
   postgresql: fixedStatement(

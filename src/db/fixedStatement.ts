@@ -1,8 +1,9 @@
 // Statements whose text never changes, rendered once. `Prisma.sql` renders its text anew each
 // time `.sql` or `.text` is read (a concatenation per placeholder), and the read paths find a
 // kept statement (SQLite) or a named one (PostgreSQL) by that text: a new string per request,
-// flattened and hashed again. A fixed statement renders its text when the module loads; a call
-// only places its values, and the same two strings are looked up every time.
+// flattened and hashed again. A fixed statement renders its text once, when it is made (most
+// when their module loads); a call only places its values, and the same two strings are looked
+// up every time.
 import type { Prisma } from "../generated/prisma/client";
 
 /**
@@ -15,15 +16,19 @@ export interface SqlQuery {
   readonly values: readonly unknown[];
 }
 
+const computed = () => {
+  throw new Error("a fixed statement places its arguments as they are: compute values before the call");
+};
+
 /**
- * Stands for an argument while the statement is rendered. Any arithmetic or text made of it
- * fails (its value is not known yet): a statement takes its arguments as they are.
+ * Stands for an argument while the statement is rendered. Any arithmetic, text or JSON made of
+ * it fails (its value is not known yet): a statement takes its arguments as they are.
  */
 class Argument {
   constructor(readonly index: number) {}
-  [Symbol.toPrimitive](): never {
-    throw new Error("a fixed statement places its arguments as they are: compute values before the call");
-  }
+  [Symbol.toPrimitive] = computed;
+  toString = computed;
+  toJSON = computed;
 }
 
 /**
@@ -40,7 +45,13 @@ export function fixedStatement<Args extends unknown[]>(build: (...args: Args) =>
   // Per value: the argument it is, or -1 for a value of the text's own.
   const places = constants.map((value) => (value instanceof Argument ? value.index : -1));
   if (constants.some((value) => value === undefined)) throw new Error(`a fixed statement has an undefined value: ${sql}`);
+  // An argument the text does not place (a default parameter's, one used only in a condition) would be dropped.
+  for (let index = 0; index < arity; index++) {
+    if (!places.includes(index)) throw new Error(`a fixed statement does not place its argument ${index}: ${sql}`);
+  }
   return (...args) => {
+    // A default parameter is not counted by `build.length`: its argument would be ignored.
+    if (args.length !== arity) throw new Error(`a fixed statement takes ${arity} arguments, not ${args.length}: ${sql}`);
     const values = new Array<unknown>(places.length);
     for (let i = 0; i < places.length; i++) values[i] = places[i] < 0 ? constants[i] : args[places[i]];
     return { sql, text, values };

@@ -1,6 +1,7 @@
 // The statement reading a page of a network's vehicles, the same on SQLite and PostgreSQL: which
-// rows it reads (its WHERE clause) is each database's own, as its search plan chose them
-// (src/db/sqlite/pageRows.ts, src/db/postgres/pageRows.ts).
+// rows a search reads (its WHERE clause) is each database's own, as its search plan chose them
+// (src/db/sqlite/pageRows.ts, src/db/postgres/pageRows.ts); a list without a search reads every
+// row of the network, by a statement made here once per order.
 import { Prisma } from "../../generated/prisma/client";
 import { sortableVehicleFields, sortsNullsLast } from "../../model/vehicleFields";
 import type { VehicleOrder } from "../store";
@@ -68,8 +69,11 @@ function extraColumns(networkId: number, extra: PageExtra): Prisma.Sql {
 /** The statement reading a page of the network's `rows`, its rows with `extra`. */
 export function vehiclePageSql(networkId: number, rows: PageRows, window: PageWindow, extra: PageExtra = "none"): SqlQuery {
   if (rows.where === null && !rows.gather) return networkPage(window.order, extra)(networkId, window.limit, window.offset);
-  return pageSqlOf(networkId, rows.where ?? networkWhere(networkId), rows.gather, window, extra);
+  return pageSqlOf(networkId, whereOfRows(networkId, rows), rows.gather, window, extra);
 }
+
+/** The WHERE clause of a page's rows. */
+export const whereOfRows = (networkId: number, rows: PageRows): Prisma.Sql => rows.where ?? networkWhere(networkId);
 
 function pageSqlOf(networkId: number, where: Prisma.Sql, gather: boolean, { order, limit, offset }: PageWindow, extra: PageExtra): Prisma.Sql {
   const extras = extraColumns(networkId, extra);
@@ -94,8 +98,9 @@ function networkPage(order: VehicleOrder | null, extra: PageExtra): NetworkPage 
   const kept = networkPages.get(orderKey)?.get(extra);
   if (kept) return kept;
   // Made before it is kept: an order no statement can be made of (not a sort field) keeps nothing.
+  const kind = order === null ? null : { field: order.field, direction: order.direction };
   const page = fixedStatement((networkId: number, limit: number, offset: number) =>
-    pageSqlOf(networkId, networkWhere(networkId), false, { order, limit, offset }, extra),
+    pageSqlOf(networkId, networkWhere(networkId), false, { order: kind, limit, offset }, extra),
   );
   networkPages.set(orderKey, (networkPages.get(orderKey) ?? new Map<PageExtra, NetworkPage>()).set(extra, page));
   return page;

@@ -6,9 +6,8 @@ import { Prisma, type Vehicle } from "../../generated/prisma/client";
 import { firstRowValue, type ReadSql } from "../adapterReads";
 import { fixedStatement } from "../fixedStatement";
 import { vehicleColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
-import { vehiclePageSql, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
+import { vehiclePageSql, whereOfRows, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
 import { searchTotalsOf, seenState, type NetworkState } from "./totals";
-import { networkWhere } from "./where";
 
 const vehicleById = fixedStatement(
   (id: number, networkId: number) => Prisma.sql`SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
@@ -85,6 +84,6 @@ export async function selectSearchPageCountingWithState(
 }
 
 async function countMatches(read: ReadSql, networkId: number, rows: PageRows): Promise<number> {
-  const row = await read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${rows.where ?? networkWhere(networkId)}`);
+  const row = await read.first<{ total: number | string }>(Prisma.sql`SELECT COUNT(*) AS total FROM vehicles ${whereOfRows(networkId, rows)}`);
   return Number(row?.total ?? 0);
 }

@@ -64,12 +64,13 @@ export interface KnownTotal {
   networkVehicles: number;
 }
 
+const networkState = fixedStatement((networkId: number) => Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${networkId}`);
+
 /**
  * The total without a count over the network's rows where possible: without a search, the
  * network's count kept by triggers; with one, a total kept at the network's current
  * vehicle_version (src/db/vehicles/searchTotals.ts).
  */
-const networkState = fixedStatement((networkId: number) => Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${networkId}`);
 
 export async function knownVehicleTotal(read: ReadSql, filter: VehicleFilter): Promise<KnownTotal> {
   const network = await read.byKey<{ total: number | string; version: number | string }>(networkState(filter.networkId));
