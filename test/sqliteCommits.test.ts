@@ -86,7 +86,7 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
       const db = service.db;
       let lookUps = 0;
       const byKey: ReadSql["byKey"] = (query) => (lookUps++, db.read.byKey(query));
-      const counted = Object.assign((query: Parameters<ReadSql>[0]) => db.read(query), { first: byKey, byKey, page: db.read.page }) as ReadSql;
+      const counted = Object.assign((query: Parameters<ReadSql>[0]) => db.read(query), { first: byKey, byKey, keyTable: db.read.keyTable, page: db.read.page }) as ReadSql;
       const networkOf = admittedKeys(overPaths(db, { read: counted }).apiKeys, db.keyChanges);
       const now = new Date();
 

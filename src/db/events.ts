@@ -46,7 +46,8 @@ const eventOf = (row: EventRow): StoredEvent => ({
 /** The columns an event is written in: its network and sequence, then the values append() passes in this order. */
 const writtenColumnList = ["network_id", "sequence", "type", "occurred_at", "actor_kind", "actor_key_id", "actor_key_name", "subject_type", "subject_id", "data"];
 const writtenColumns = Prisma.raw(writtenColumnList.join(", "));
-const eventValueCount = writtenColumnList.length - 2;
+/** append()'s arguments: the network, then a value per column after the sequence (the statement takes it). */
+const appendArity = writtenColumnList.length - 1;
 
 const appendStatement = {
   postgresql: fixedStatement(
@@ -54,13 +55,13 @@ const appendStatement = {
       WITH raised AS (UPDATE networks SET event_sequence = event_sequence + 1 WHERE id = ${networkId} RETURNING id, event_sequence),
         written AS (INSERT INTO events (${writtenColumns}) SELECT id, event_sequence, ${Prisma.join(values)} FROM raised RETURNING network_id, sequence)
       SELECT written.sequence FROM written, pg_notify(${eventChannel}, written.network_id || ':' || written.sequence)`,
-    1 + eventValueCount,
+    appendArity,
   ),
   sqlite: fixedStatement(
     (networkId: number, ...values: unknown[]) => Prisma.sql`
       INSERT INTO events (${writtenColumns}) SELECT id, event_sequence + 1, ${Prisma.join(values)} FROM networks WHERE id = ${networkId}
       RETURNING sequence`,
-    1 + eventValueCount,
+    appendArity,
   ),
 } satisfies Record<DatabaseProvider, unknown>;
 
