@@ -17,7 +17,8 @@ export const writeCost = 400;
  * part of them): it reads every entry or hour of its range and splits them in JavaScript, about as
  * much work per month as a write. A year's report is twelve months' work, and holds its rows in
  * memory while it is counted: so that one key holds only a few such reports at once
- * (KEY_MAX_COST_IN_FLIGHT), its cost follows its range, up to `maxReportCost`.
+ * (KEY_MAX_COST_IN_FLIGHT: two year reports, so that on PostgreSQL one's query runs in the
+ * database while the process counts the other), its cost follows its range, up to `maxReportCost`.
  */
 export const reportCostPerMonth = 400;
 /** The most a report costs, so that any report fits in the default GRAPHQL_MAX_COST with room for its fields. */
@@ -66,8 +67,8 @@ export const limitSpecs = {
   },
   keyMaxCostInFlight: {
     env: "KEY_MAX_COST_IN_FLIGHT",
-    default: 5_000,
-    meaning: "cost of one key's operations running at once (one of the costliest allowed); more wait in line",
+    default: 10_000,
+    meaning: "cost of one key's operations running at once (two of the costliest allowed); more wait in line",
   },
   keyMaxQueued: {
     env: "KEY_MAX_QUEUED",
