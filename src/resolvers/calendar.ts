@@ -69,20 +69,54 @@ export function periodsIn(check: Validator, from: Date, to: Date, grouping: Grou
   return periods;
 }
 
+/** A whole period of a zone's calendar: its label and the instant the next one begins (epoch ms). */
+interface CalendarPeriod {
+  label: string;
+  next: number;
+}
+
+/**
+ * Whole periods already walked, by zone and grouping, then by the instant they begin. They never
+ * go stale: a zone's rules are those of the process's time zone data, fixed while it runs. Luxon
+ * made every period of every report again (most of a month report's allocation besides its
+ * entries: docs/performance.md); a dashboard's ranges share their periods whatever their bounds.
+ * When this many are kept, they are forgotten.
+ */
+const keptPeriods = new Map<string, Map<number, CalendarPeriod>>();
+let keptPeriodCount = 0;
+export const maxKeptPeriods = 10_000;
+
+/** How many whole periods are kept (for tests). */
+export const keptPeriodsCount = () => keptPeriodCount;
+
+/** The whole period of the zone's calendar that begins at `start` (the start of a local day, ISO week or month). */
+function periodAt(kept: Map<number, CalendarPeriod>, start: number, grouping: Grouping, zone: string): CalendarPeriod {
+  const known = kept.get(start);
+  if (known) return known;
+  const unit = unitOf[grouping];
+  const begins = DateTime.fromMillis(start, { zone });
+  // Adding a calendar unit keeps the local time: the next local midnight, whatever the day's length.
+  const period = { label: begins.toFormat(labelFormat[grouping]), next: begins.plus({ [unit]: 1 }).startOf(unit).toMillis() };
+  if (keptPeriodCount >= maxKeptPeriods) {
+    for (const periods of keptPeriods.values()) periods.clear();
+    keptPeriodCount = 0;
+  }
+  kept.set(start, period);
+  keptPeriodCount += 1;
+  return period;
+}
+
 /** The periods that meet [from, to), however many (callers bound the range first). */
 function periodsOf(from: Date, to: Date, grouping: Grouping, zone: string): Period[] {
-  const unit = unitOf[grouping];
+  const zoneKey = `${grouping} ${zone}`;
+  let kept = keptPeriods.get(zoneKey);
+  if (!kept) keptPeriods.set(zoneKey, (kept = new Map()));
   const periods: Period[] = [];
   // startOf("week") is Monday: Luxon's weeks are ISO weeks unless locale weeks are asked for.
-  let start = DateTime.fromJSDate(from, { zone }).startOf(unit);
-  while (start.toMillis() < to.getTime()) {
-    // Adding a calendar unit keeps the local time: the next local midnight, whatever the day's length.
-    const next = start.plus({ [unit]: 1 }).startOf(unit);
-    periods.push({
-      label: start.toFormat(labelFormat[grouping]),
-      start: new Date(Math.max(start.toMillis(), from.getTime())),
-      end: new Date(Math.min(next.toMillis(), to.getTime())),
-    });
+  let start = DateTime.fromJSDate(from, { zone }).startOf(unitOf[grouping]).toMillis();
+  while (start < to.getTime()) {
+    const { label, next } = periodAt(kept, start, grouping, zone);
+    periods.push({ label, start: new Date(Math.max(start, from.getTime())), end: new Date(Math.min(next, to.getTime())) });
     start = next;
   }
   return periods;
