@@ -3,7 +3,9 @@
 // src/db/vehicles/ and the other stores' queries in src/db/). Each dialect implements it with its driver
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
-import type { ReportEntries } from "../../src/db/store";
+import type { ReportEntries, ReportOfficer } from "../../src/db/store";
+
+export type { ReportOfficer };
 import { sortableVehicleFields, sortsNullsLast, vehicleSortFields, type VehicleSortField } from "../../src/model/vehicleFields";
 import { vehicleColumns, vehicleSelectList, type VehicleJson } from "./vehicleJson";
 
@@ -102,14 +104,6 @@ export interface EntryRecord {
   autoStopped: boolean;
 }
 
-/** An officer as a report names it (the service's officers.ofNetwork). */
-export interface ReportOfficer {
-  id: number;
-  identifier: string;
-  name: string;
-  removed: boolean;
-}
-
 /** The service's page of officers (src/db/officers.ts, officerPage without a search): its count, then its rows. Values: network id (, limit, offset). */
 export const officerCountSql = (p: (n: number) => string) => `SELECT COUNT(*) AS total FROM officers o WHERE o.network_id = ${p(1)} AND o.removed_at IS NULL`;
 export const officerPageSql = (p: (n: number) => string) =>
@@ -121,7 +115,7 @@ const entryColumns = "d.id, d.officer_id, d.started_at, d.ended_at, d.auto_stopp
 export const openEntriesSql = (p: (n: number) => string, officers: number) =>
   `SELECT ${entryColumns} FROM dutytime_entries d WHERE d.network_id = ${p(1)} AND d.ended_at IS NULL AND d.officer_id IN (${Array.from({ length: officers }, (_, i) => p(i + 2)).join(", ")})`;
 
-/** Every officer of the network, as a report names them (src/db/officers.ts, ofNetwork). Value: network id. Columns: id, identifier, name, removed_at. */
+/** Every officer of the network, as a report names them (src/db/officers.ts, reportOfficers). Value: network id. Columns: id, identifier, name, removed_at. */
 export const reportOfficersSql = (p: (n: number) => string) => `SELECT o.id, o.identifier, o.name, o.removed_at FROM officers o WHERE o.network_id = ${p(1)}`;
 
 export interface Store {

@@ -32,6 +32,8 @@ const officerOf = (row: OfficerRow): Officer => ({
 const byIdentifier = fixedStatement(
   (networkId: number, identifier: string) => Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier = ${identifier}`,
 );
+/** Every officer of the network, as a report names them: removed_at is only compared with null. */
+const reportOfficers = fixedStatement((networkId: number) => Prisma.sql`SELECT o.id, o.identifier, o.name, o.removed_at FROM officers o WHERE o.network_id = ${networkId}`);
 const byId = fixedStatement((networkId: number, id: number) => Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.id = ${id} AND o.network_id = ${networkId}`);
 
 async function officerByIdentifier(read: ReadSql, networkId: number, identifier: string): Promise<Officer | null> {
@@ -81,8 +83,13 @@ export function officerStore(read: ReadSql, write: WriteSql): OfficerStore {
         SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId} AND o.identifier IN (${Prisma.join(identifiers)})`);
       return rows.map(officerOf);
     },
-    ofNetwork: async (networkId) =>
-      (await read<OfficerRow>(Prisma.sql`SELECT ${officerColumns} FROM officers o WHERE o.network_id = ${networkId}`)).map(officerOf),
+    reportOfficers: async (networkId) =>
+      (await read<Pick<OfficerRow, "id" | "identifier" | "name" | "removed_at">>(reportOfficers(networkId))).map((row) => ({
+        id: Number(row.id),
+        identifier: row.identifier,
+        name: row.name,
+        removed: row.removed_at !== null,
+      })),
     page: (networkId, request) => officerPage(read, networkId, request),
     add: async (officer) => {
       const [row] = await write.returning<OfficerRow>(Prisma.sql`

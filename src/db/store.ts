@@ -79,9 +79,17 @@ export interface DutytimeEntry {
  * report reads tens of thousands of entries: as numbers in one array per officer they take a
  * few bytes each, where a Date or an object per entry cost more than the statement and, kept
  * for the report's time, grew the old generation. An officer's name and identifier are read once
- * per report (OfficerStore.ofNetwork), not once per entry.
+ * per report (OfficerStore.reportOfficers), not once per entry.
  */
 export type ReportEntries = Map<number, number[]>;
+
+/** An officer as a report names it: whether removed, not when (no instant is read for it). */
+export interface ReportOfficer {
+  id: number;
+  identifier: string;
+  name: string;
+  removed: boolean;
+}
 
 /** Adds an entry to its officer's list (endedMs null: open): the one place that lays the list out. */
 export function addReportEntry(entries: ReportEntries, officerId: number, startedMs: number, endedMs: number | null): void {
@@ -158,7 +166,7 @@ export interface OfficerStore {
   /** The network's officers (removed ones too) of these identifiers, those that exist. */
   byIdentifiers(networkId: number, identifiers: readonly string[]): Promise<Officer[]>;
   /** Every officer of the network, removed ones too (a report names those with hours). */
-  ofNetwork(networkId: number): Promise<Officer[]>;
+  reportOfficers(networkId: number): Promise<ReportOfficer[]>;
   /** A page of the network's officers (not removed), by name then id, and their number. */
   page(networkId: number, request: OfficerListRequest): Promise<{ data: Officer[]; total: number }>;
   /** Adds an officer; an identifier the network has already fails with a unique violation. */

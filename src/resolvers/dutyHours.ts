@@ -3,7 +3,7 @@
 // ./calendar.ts.
 import type { Context } from "../context";
 import { keptPerReadPath } from "../db/adapterReads";
-import type { ReportEntries } from "../db/store";
+import type { ReportEntries, ReportOfficer } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { periodBounds, secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
@@ -134,7 +134,11 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
   const final = to <= now || (read && allEndedBy(entries, now.getTime()));
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
-  const reported: Officer[] = named ?? (entries.size > 0 ? await ctx.db.officers.ofNetwork(ctx.network.id) : []);
+  const reported: ReportOfficer[] = named
+    ? named.map((officer) => ({ id: officer.id, identifier: officer.identifier, name: officer.name, removed: officer.removedAt !== null }))
+    : entries.size > 0
+      ? await ctx.db.officers.reportOfficers(ctx.network.id)
+      : [];
   const officers: OfficerHours[] = [];
   const bounds = periodBounds(periods);
   for (const officer of reported) {
@@ -144,7 +148,7 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
     officers.push({
       identifier: officer.identifier,
       name: officer.name,
-      removed: officer.removedAt !== null,
+      removed: officer.removed,
       seconds: secondsPerPeriod(shifts, bounds),
       totalSeconds: total,
       shifts: shifts.length,
