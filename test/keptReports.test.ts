@@ -43,6 +43,17 @@ describe("KeptReports", () => {
     expect(kept.get("once", "v")).toBe(1);
   });
 
+  test("a key neither kept nor counted before is unknown (a miss, no version needed), known once remembered, then kept when offered", () => {
+    const kept = new KeptReports<string>(1_000);
+    const misses = cacheCounts.dutyReports.misses;
+    expect(kept.known("new")).toBe(false);
+    expect(cacheCounts.dutyReports.misses - misses).toBe(1);
+    kept.rememberAsked("new");
+    expect(kept.known("new")).toBe(true);
+    kept.offer("new", "v", "report", 10);
+    expect([kept.known("new"), kept.get("new", "v")]).toEqual([true, "report"]);
+  });
+
   test("holds at most its bytes, dropping the least recently used first, and never keeps a report over a tenth of them", () => {
     const kept = new KeptReports<number>(100);
     for (let i = 0; i < 10; i++) keep(kept, `r${i}`, "v", i, 10);

@@ -106,13 +106,20 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   await endStaleEntries(ctx);
   // Without `to` the range ends now, a new range each request: never asked again, never kept.
   if (!args.to) return (await countedReport(ctx, args.from, checked, named)).report;
+  const key = reportKey(ctx, args.from, checked, named);
+  const reports = keptReportsOf(ctx.db.read);
+  // Asked for the first time: nothing kept answers it, and counting it only remembers the key.
+  if (!reports.known(key)) {
+    const { report, final } = await countedReport(ctx, args.from, checked, named);
+    if (final) reports.rememberAsked(key);
+    return report;
+  }
   // Read before the entries: a report computed after it is at least as new as the version (./keptReports.ts).
   const version = await ctx.db.dutytime.version(ctx.network.id);
-  const key = reportKey(ctx, args.from, checked, named);
-  const kept = keptReportsOf(ctx.db.read).get(key, version);
+  const kept = reports.get(key, version);
   if (kept) return kept;
   const { report, final } = await countedReport(ctx, args.from, checked, named);
-  if (final) keptReportsOf(ctx.db.read).offer(key, version, report, reportBytes(report.periods.length, report.officers.length));
+  if (final) reports.offer(key, version, report, reportBytes(report.periods.length, report.officers.length));
   return report;
 }
 

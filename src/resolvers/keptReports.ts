@@ -65,8 +65,7 @@ export class KeptReports<Report> {
     this.drop(key);
     if (bytes > this.maxBytes / 10) return;
     if (!this.askedOnce.delete(key)) {
-      if (this.askedOnce.size >= maxAskedOnce) this.askedOnce.clear();
-      this.askedOnce.add(key);
+      this.rememberAsked(key);
       return;
     }
     this.kept.set(key, { version, report, bytes });
@@ -76,6 +75,23 @@ export class KeptReports<Report> {
       this.kept.delete(oldest);
       this.bytes -= entry.bytes;
     }
+  }
+
+  /**
+   * Whether a report of this key is kept or was counted once. If not, counting it now only
+   * remembers that it was asked (`rememberAsked`, not `offer`), so its version need not be read:
+   * a report is only ever kept with a version read before it was counted. Counts a miss if not.
+   */
+  known(key: string): boolean {
+    if (this.kept.has(key) || this.askedOnce.has(key)) return true;
+    cacheCounts.dutyReports.misses += 1;
+    return false;
+  }
+
+  /** Remembers that a report of this key was counted once (see `offer`). */
+  rememberAsked(key: string): void {
+    if (this.askedOnce.size >= maxAskedOnce) this.askedOnce.clear();
+    this.askedOnce.add(key);
   }
 
   /** What the kept reports hold, in bytes as estimated when kept. */
