@@ -3,7 +3,7 @@
 // periods are UTC days, ISO weeks and months in plain JavaScript (the service's are any IANA
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
-import { periodBounds, secondsPerPeriod, shiftsOf, totalSeconds } from "../../src/resolvers/dutySeconds";
+import { periodBounds, secondsPerPeriod, shiftsOf, shiftSummary } from "../../src/resolvers/dutySeconds";
 import type { ReportEntries } from "../../src/db/store";
 import type { EntryRecord, OfficerRecord, ReportOfficer } from "./store";
 
@@ -74,17 +74,14 @@ export function dutyHoursJson(from: Date, to: Date, groupBy: Grouping, periods: 
   const bounds = periodBounds(periods);
   for (const officer of reported) {
     const shifts = shiftsOf(byOfficer.get(officer.id) ?? [], from, to, now);
-    const total = totalSeconds(shifts);
-    if (total === 0) continue;
+    const summary = shiftSummary(shifts);
+    if (summary.totalSeconds === 0) continue;
     officers.push({
       identifier: officer.identifier,
       name: officer.name,
       removed: officer.removed,
       seconds: secondsPerPeriod(shifts, bounds),
-      totalSeconds: total,
-      shifts: shifts.length,
-      averageShiftSeconds: Math.round(total / shifts.length),
-      longestShiftSeconds: shifts.reduce((longest, shift) => Math.max(longest, shift.end - shift.start), 0),
+      ...summary,
     });
   }
   officers.sort((a, b) => b.totalSeconds - a.totalSeconds || a.name.localeCompare(b.name) || a.identifier.localeCompare(b.identifier));

@@ -6,7 +6,7 @@ import { keptPerReadPath } from "../db/adapterReads";
 import type { ReportEntries, ReportOfficer } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
-import { periodBounds, secondsPerPeriod, shiftsOf, totalSeconds } from "./dutySeconds";
+import { periodBounds, secondsPerPeriod, shiftsOf, shiftSummary } from "./dutySeconds";
 import { KeptReports, reportBytes } from "./keptReports";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
@@ -150,17 +150,14 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
   const bounds = periodBounds(periods);
   for (const officer of reported) {
     const shifts = shiftsOf(entries.get(officer.id) ?? [], from, to, now);
-    const total = totalSeconds(shifts);
-    if (total === 0 && named === null) continue;
+    const summary = shiftSummary(shifts);
+    if (summary.totalSeconds === 0 && named === null) continue;
     officers.push({
       identifier: officer.identifier,
       name: officer.name,
       removed: officer.removed,
       seconds: secondsPerPeriod(shifts, bounds),
-      totalSeconds: total,
-      shifts: shifts.length,
-      averageShiftSeconds: shifts.length === 0 ? 0 : Math.round(total / shifts.length),
-      longestShiftSeconds: shifts.reduce((longest, shift) => Math.max(longest, shift.end - shift.start), 0),
+      ...summary,
     });
   }
   officers.sort((a, b) => b.totalSeconds - a.totalSeconds || a.name.localeCompare(b.name) || a.identifier.localeCompare(b.identifier));
