@@ -25,10 +25,21 @@ describe("KeptReports", () => {
     expect(kept.get("a", "2")).toBeUndefined();
     expect(kept.get("b", "1")).toBeUndefined();
     expect({ hits: cacheCounts.dutyReports.hits - before.hits, misses: cacheCounts.dutyReports.misses - before.misses }).toEqual({ hits: 1, misses: 3 });
+    // Counted again at a newer version: it replaces the kept one (it was counted before).
     kept.offer("a", "2", "report at 2", 10);
-    expect([kept.get("a", "1"), kept.get("a", "2"), kept.keptBytes()]).toEqual([undefined, undefined, 0]);
-    kept.offer("a", "2", "report at 2", 10);
-    expect([kept.get("a", "2"), kept.keptBytes()]).toEqual(["report at 2", 10]);
+    expect([kept.get("a", "1"), kept.get("a", "2"), kept.keptBytes()]).toEqual([undefined, "report at 2", 10]);
+  });
+
+  test("requests of one report counted side by side leave it kept: one finishing at the kept version does not drop it", () => {
+    const kept = new KeptReports<string>(1_000);
+    kept.rememberAsked("a");
+    // Two requests read version 1, both count the report; the first to finish keeps it.
+    kept.offer("a", "1", "first", 10);
+    kept.offer("a", "1", "second", 10);
+    expect([kept.get("a", "1"), kept.keptBytes()]).toEqual(["first", 10]);
+    // One that read an older version and finished last replaces it (harmless: readers of 2 count it again).
+    kept.offer("a", "0", "older", 10);
+    expect([kept.get("a", "1"), kept.get("a", "0"), kept.keptBytes()]).toEqual([undefined, "older", 10]);
   });
 
   test("keeps a report only when it is counted a second time, and forgets the reports asked once when too many are", () => {
@@ -120,6 +131,18 @@ describe("reports over HTTP", () => {
     expect(await report(api)).toEqual(first);
     expect((await api.get(`/statistics/duty-hours?from=${day.from}&to=${day.to}`)).status).toBe(200);
     expect(hits() - before).toBe(2);
+  });
+
+  test("a report asked by several requests at once, round after round, stays kept and is answered from memory", async () => {
+    const { api } = await twoHours();
+    const first = await report(api);
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 4 }, () => report(api)));
+      for (const answer of answers) expect(answer).toEqual(first);
+    }
+    const before = hits();
+    expect(await report(api)).toEqual(first);
+    expect(hits() - before).toBe(1);
   });
 
   test("every writer shows in the next report: toggle, correction, rename, removal, the admin command, plain SQL", async () => {

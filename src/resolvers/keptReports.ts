@@ -60,11 +60,14 @@ export class KeptReports<Report> {
    * Keeps a report computed after `version` was read, if it was counted before (else remembers
    * that it was). A write between the two makes the report newer than its version: harmless, as
    * readers of the newer version do not match it. `bytes`: what it holds (reportBytes).
+   * Requests of one report run side by side: one counted at the version already kept leaves the
+   * kept one in place (dropping it made every other one count it again).
    */
   offer(key: string, version: string, report: Report, bytes: number): void {
-    this.drop(key);
+    if (this.kept.get(key)?.version === version) return;
+    const wasKept = this.drop(key);
     if (bytes > this.maxBytes / 10) return;
-    if (!this.askedOnce.delete(key)) {
+    if (!wasKept && !this.askedOnce.delete(key)) {
       this.rememberAsked(key);
       return;
     }
@@ -99,11 +102,13 @@ export class KeptReports<Report> {
     return this.bytes;
   }
 
-  private drop(key: string): void {
+  /** Forgets the key's kept report; answers whether there was one. */
+  private drop(key: string): boolean {
     const entry = this.kept.get(key);
-    if (!entry) return;
+    if (!entry) return false;
     this.kept.delete(key);
     this.bytes -= entry.bytes;
+    return true;
   }
 }
 
