@@ -89,21 +89,24 @@ test("a range with no entries reads an empty map", async () => {
   expect((await readReportEntries(db.read, db.provider, networkId, at("2020-01-01T00:00:00Z"), at("2020-02-01T00:00:00Z"), null)).size).toBe(0);
 });
 
-test("the text is read as officer, start and end, an empty end open", () => {
-  expect(reportEntriesOf(null).size).toBe(0);
-  expect(reportEntriesOf("").size).toBe(0);
-  const read = reportEntriesOf("7,1000,2999,8,5,,7,1762000000123,1762000000999");
-  expect([...read]).toEqual([
+test("the text is read as officer, start and end, an empty end open, from one row or several", () => {
+  expect(reportEntriesOf([]).size).toBe(0);
+  expect(reportEntriesOf([null]).size).toBe(0);
+  expect(reportEntriesOf([""]).size).toBe(0);
+  const expected = [
     [7, [1000, 2999, 1762000000123, 1762000000999]],
     [8, [5, Infinity]],
-  ]);
+  ];
+  expect([...reportEntriesOf(["7,1000,2999,8,5,,7,1762000000123,1762000000999"])]).toEqual(expected);
+  // PostgreSQL's rows, one per officer.
+  expect([...reportEntriesOf(["7,1000,2999,7,1762000000123,1762000000999", null, "8,5,"])]).toEqual(expected);
 });
 
 test("the text's bytes (SQLite's BLOB, as libsql's Buffer or @libsql/client's ArrayBuffer) read as the text", () => {
   const text = "7,1000,2999,8,5,,7,1762000000123,1762000000999";
   const bytes = Buffer.from(text, "ascii");
   const arrayBuffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
-  expect([...reportEntriesOf(bytes)]).toEqual([...reportEntriesOf(text)]);
-  expect([...reportEntriesOf(arrayBuffer)]).toEqual([...reportEntriesOf(text)]);
-  expect(reportEntriesOf(new Uint8Array(0)).size).toBe(0);
+  expect([...reportEntriesOf([bytes])]).toEqual([...reportEntriesOf([text])]);
+  expect([...reportEntriesOf([arrayBuffer])]).toEqual([...reportEntriesOf([text])]);
+  expect(reportEntriesOf([new Uint8Array(0)]).size).toBe(0);
 });

@@ -217,7 +217,7 @@ export async function openPostgresStore(url: string, poolSize: number): Promise<
     async entriesMeeting(networkId, from, to) {
       const statement = reportEntriesSql("postgresql", networkId, from, to, null);
       const { rows } = await run(statement.text, statement.values.map((value) => (value instanceof Date ? instant(value) : value)));
-      return reportEntriesOf((rows[0]?.[0] as ReportEntriesText) ?? null);
+      return reportEntriesOf(rows.map((row) => row[0] as ReportEntriesText));
     },
 
     async reportOfficers(networkId) {

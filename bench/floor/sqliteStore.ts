@@ -232,7 +232,7 @@ export async function openSqliteStore(url: string): Promise<Store> {
     async entriesMeeting(networkId, from, to) {
       const statement = reportEntriesSql("sqlite", networkId, from, to, null);
       const { rows } = await run(statement.sql, statement.values.map((value) => (value instanceof Date ? toSqlite(value) : (value as InValue))));
-      return reportEntriesOf((rows[0]?.[0] as ReportEntriesText) ?? null);
+      return reportEntriesOf(rows.map((row) => row[0] as ReportEntriesText));
     },
 
     async reportOfficers(networkId) {

@@ -16,6 +16,14 @@ interface Dialect {
   text(value: Prisma.Sql): Prisma.Sql;
   /** The aggregate that joins a text column's values with commas. */
   joined(value: Prisma.Sql): Prisma.Sql;
+  /**
+   * Whether the text comes as a row per officer. On PostgreSQL a year's text as one string
+   * (~1 MB) is allocated in V8's large-object space, freed only by a full collection, which the
+   * year report then ran every few requests; a row per officer makes strings of a few KB that die
+   * young (docs/performance.md). SQLite's one text comes as bytes, off V8's heap, and grouping its
+   * rows by officer would cost it a sort.
+   */
+  perOfficer: boolean;
 }
 
 // timestamp(3) holds UTC: its epoch is the instant's. date_part answers a double (EXTRACT's
@@ -26,6 +34,7 @@ const dialects: Record<DatabaseProvider, Dialect> = {
     epochMs: (column) => Prisma.sql`CAST(date_part('epoch', ${column}) * 1000 AS BIGINT)`,
     text: (value) => Prisma.sql`CAST(${value} AS TEXT)`,
     joined: (value) => Prisma.sql`string_agg(${value}, ',')`,
+    perOfficer: true,
   },
   sqlite: {
     epochMs: (column) => Prisma.sql`CAST(ROUND((julianday(${column}) - 2440587.5) * 86400000) AS INTEGER)`,
@@ -34,6 +43,7 @@ const dialects: Record<DatabaseProvider, Dialect> = {
     // handle dies young) instead of a string of a year's ~1 MB, which V8 keeps in its large-object
     // space until a full collection (the peak memory under the year report; docs/performance.md).
     joined: (value) => Prisma.sql`CAST(group_concat(${value}, ',') AS BLOB)`,
+    perOfficer: false,
   },
 };
 
@@ -48,25 +58,31 @@ export function reportEntriesSql(provider: DatabaseProvider, networkId: number, 
   const part = (ended: Prisma.Sql) => Prisma.sql`
     SELECT d.officer_id, d.started_at, d.ended_at FROM dutytime_entries d
     WHERE d.network_id = ${networkId} AND ${ended} AND d.started_at < ${to}${officers}`;
-  const { epochMs, text, joined } = dialects[provider];
+  const { epochMs, text, joined, perOfficer } = dialects[provider];
   const started = text(epochMs(Prisma.sql`e.started_at`));
   const ended = Prisma.sql`COALESCE(${text(epochMs(Prisma.sql`e.ended_at`))}, '')`;
   const officer = text(Prisma.sql`e.officer_id`);
   return Prisma.sql`
     SELECT ${joined(Prisma.sql`${officer} || ',' || ${started} || ',' || ${ended}`)} AS entries
-    FROM (${part(Prisma.sql`d.ended_at > ${from}`)} UNION ALL ${part(Prisma.sql`d.ended_at IS NULL`)}) e`;
+    FROM (${part(Prisma.sql`d.ended_at > ${from}`)} UNION ALL ${part(Prisma.sql`d.ended_at IS NULL`)}) e${perOfficer ? Prisma.sql` GROUP BY e.officer_id` : Prisma.empty}`;
 }
 
-/** reportEntriesSql's answer: text (PostgreSQL), its ASCII bytes (SQLite), or null for none. */
+/** A row of reportEntriesSql's answer: text (PostgreSQL), its ASCII bytes (SQLite), or null for none. */
 export type ReportEntriesText = string | Uint8Array | ArrayBuffer | null;
 
-/**
- * The report's entries from reportEntriesSql's text (null: none): whole non-negative numbers and
- * empty fields, read digit by digit in one pass (splitting a year's text made ~100,000 strings).
- */
-export function reportEntriesOf(answer: ReportEntriesText): ReportEntries {
+/** The report's entries from reportEntriesSql's rows (none, one, or one per officer). */
+export function reportEntriesOf(answers: readonly ReportEntriesText[]): ReportEntries {
   const entries: ReportEntries = new Map();
-  if (!answer) return entries;
+  for (const answer of answers) addEntriesOf(entries, answer);
+  return entries;
+}
+
+/**
+ * Adds the entries of one row's text (null: none): whole non-negative numbers and empty fields,
+ * read digit by digit in one pass (splitting a year's text made ~100,000 strings).
+ */
+function addEntriesOf(entries: ReportEntries, answer: ReportEntriesText): void {
+  if (!answer) return;
   const text = typeof answer === "string" ? answer : null;
   const bytes = typeof answer === "string" ? null : answer instanceof Uint8Array ? answer : new Uint8Array(answer);
   const length = text ? text.length : bytes!.length;
@@ -91,10 +107,9 @@ export function reportEntriesOf(answer: ReportEntriesText): ReportEntries {
     value = 0;
     empty = true;
   }
-  return entries;
 }
 
 export async function readReportEntries(read: ReadSql, provider: DatabaseProvider, networkId: number, from: Date, to: Date, officerIds: readonly number[] | null): Promise<ReportEntries> {
-  const row = await read.first<{ entries: ReportEntriesText }>(reportEntriesSql(provider, networkId, from, to, officerIds));
-  return reportEntriesOf(row?.entries ?? null);
+  const rows = await read<{ entries: ReportEntriesText }>(reportEntriesSql(provider, networkId, from, to, officerIds));
+  return reportEntriesOf(rows.map((row) => row.entries));
 }
