@@ -2,11 +2,8 @@
 // (src/resolvers/calendar.ts): whatever was kept before, they must be the periods Luxon walks for
 // the range, across daylight-saving changes, cut to the range; and at most maxKeptPeriods are kept.
 import { DateTime } from "luxon";
-import { groupings, keptPeriodsCount, maxKeptPeriods, periodsIn, type Grouping, type Period } from "../src/resolvers/calendar";
+import { groupings, keptPeriodsCount, labelFormat, maxKeptPeriods, periodsIn, unitOf, type Grouping, type Period } from "../src/resolvers/calendar";
 import { Validator } from "../src/resolvers/validation";
-
-const unitOf = { DAY: "day", WEEK: "week", MONTH: "month" } as const;
-const labelFormat = { DAY: "yyyy-MM-dd", WEEK: "kkkk-'W'WW", MONTH: "yyyy-MM" } as const;
 
 /** The periods as Luxon walks them, one by one: what the kept periods must answer. */
 function walked(from: Date, to: Date, grouping: Grouping, zone: string): Period[] {

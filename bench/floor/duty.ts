@@ -4,8 +4,8 @@
 // zone's, through Luxon: the floor answers UTC only).
 import type { Grouping, Period } from "../../src/resolvers/calendar";
 import { periodBounds, secondsPerPeriod, shiftsOf, shiftSummary } from "../../src/resolvers/dutySeconds";
-import type { ReportEntries } from "../../src/db/store";
-import type { EntryRecord, OfficerRecord, ReportOfficer } from "./store";
+import type { ReportEntries, ReportOfficer } from "../../src/db/store";
+import type { EntryRecord, OfficerRecord } from "./store";
 
 const entryJson = (entry: EntryRecord, now: number) => ({
   id: entry.id,

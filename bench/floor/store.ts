@@ -4,8 +4,6 @@
 // (sqliteStore.ts, postgresStore.ts) and no ORM.
 import { providerOf } from "../../src/config/database";
 import type { ReportEntries, ReportOfficer } from "../../src/db/store";
-
-export type { ReportOfficer };
 import { sortableVehicleFields, sortsNullsLast, vehicleSortFields, type VehicleSortField } from "../../src/model/vehicleFields";
 import { vehicleColumns, vehicleSelectList, type VehicleJson } from "./vehicleJson";
 

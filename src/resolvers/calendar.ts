@@ -18,8 +18,9 @@ export interface Period {
   end: Date;
 }
 
-const unitOf = { DAY: "day", WEEK: "week", MONTH: "month" } as const;
-const labelFormat = { DAY: "yyyy-MM-dd", WEEK: "kkkk-'W'WW", MONTH: "yyyy-MM" } as const;
+/** Luxon's unit and label format of each grouping. */
+export const unitOf = { DAY: "day", WEEK: "week", MONTH: "month" } as const;
+export const labelFormat = { DAY: "yyyy-MM-dd", WEEK: "kkkk-'W'WW", MONTH: "yyyy-MM" } as const;
 
 /** Most characters of a time zone's name (the longest IANA name has 32). */
 const timeZoneMaxLength = 64;
