@@ -7,11 +7,15 @@
 //
 //   tsx bench/pair.ts --a DIR --b DIR --database-url URL [--b-database-url URL] --key KEY
 //                     --path /vehicles [--method POST --body JSON] [--rate 1000] [--seconds 6] [--rounds 6]
+//                     [--b-node-flags "--flag=value ..."]
 //
 // A body is sent as JSON; each `[<id>]` in it becomes an id new in each request of the run.
 // Writes to one SQLite file take turns for its one writer across both processes, which makes
 // their rounds swing apart: give b a copy of its own (--b-database-url; the same key holds in a
 // copy), and the writes an owner the bench removes afterwards (`Bench Owner`, bench/load/scenarios.ts).
+//
+// --b-node-flags: node flags b runs with besides `npm start`'s (a later flag wins), to compare a
+// flag on one build: --a dist --b dist --b-node-flags "--min-semi-space-size=16".
 //
 // DIR is a built bundle (the dist/ of a checkout after `npm run build`, copied aside), run with
 // `npm start`'s node flags and environment. The first round warms both up and is not counted.
@@ -27,9 +31,9 @@ interface Server {
   child: ChildProcess;
 }
 
-async function start(dir: string, databaseUrl: string): Promise<Server> {
+async function start(dir: string, databaseUrl: string, extraFlags: string[]): Promise<Server> {
   const { env, flags } = npmStartNode();
-  const child = spawn(process.execPath, [...flags, `${dir}/main.js`], {
+  const child = spawn(process.execPath, [...flags, ...extraFlags, `${dir}/main.js`], {
     // PORT 0: a free port each, named in the start line.
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: "0", RATE_LIMIT_PER_MINUTE: "0" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -88,6 +92,7 @@ async function main() {
     rate: "integer",
     seconds: "integer",
     rounds: "integer",
+    "b-node-flags": "string",
   });
   for (const name of ["a", "b", "database-url", "key", "path"]) if (typeof flags[name] !== "string") throw new UsageError(`--${name} is required`);
   const [rate, seconds, rounds] = [Number(flags.rate ?? 1000), Number(flags.seconds ?? 6), Number(flags.rounds ?? 6)];
@@ -101,7 +106,8 @@ async function main() {
   };
   const dirs = [String(flags.a), String(flags.b)];
   const databaseUrls = [String(flags["database-url"]), String(flags["b-database-url"] ?? flags["database-url"])];
-  const servers = await Promise.all(dirs.map((dir, i) => start(dir, databaseUrls[i])));
+  const nodeFlags = [[], String(flags["b-node-flags"] ?? "").split(" ").filter(Boolean)];
+  const servers = await Promise.all(dirs.map((dir, i) => start(dir, databaseUrls[i], nodeFlags[i])));
   try {
     const ratios: number[] = [];
     for (let i = 0; i < rounds; i++) {

@@ -110,7 +110,13 @@ sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU 
     const network = await service.network();
     expect((await client(service.url, network.apiKey).post("/vehicles", { plate: "PAIR-1" })).status).toBe(201);
     const args = ["--a", "dist", "--b", "dist", "--database-url", service.databaseUrl, "--key", network.apiKey, "--path", "/vehicles"];
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, "--rate", "100", "--seconds", "1", "--rounds", "2"], { cwd: repoRoot });
+    // b's node flags are b's alone: a module each process that loads it names in a file.
+    const marks = temporaryDir("pair-flags-");
+    fs.writeFileSync(path.join(marks, "mark.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marks)} + "/" + process.pid, "");`);
+    const bFlags = ["--b-node-flags", `--require=${path.join(marks, "mark.cjs")}`];
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, ...bFlags, "--rate", "100", "--seconds", "1", "--rounds", "2"], { cwd: repoRoot });
+    expect(fs.readdirSync(marks).filter((name) => name !== "mark.cjs")).toHaveLength(1);
+    fs.rmSync(marks, { recursive: true, force: true });
     expect(stdout).toMatch(/^round 1 \(warm-up\): a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^round 2: a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
