@@ -115,8 +115,9 @@ sqliteOnly("bench/pair.ts runs two builds side by side and gives each one's CPU 
     fs.writeFileSync(path.join(marks, "mark.cjs"), `require("node:fs").writeFileSync(${JSON.stringify(marks)} + "/" + process.pid, "");`);
     const bFlags = ["--b-node-flags", `--require=${path.join(marks, "mark.cjs")}`];
     const { stdout } = await run(process.execPath, ["--import", "tsx", "bench/pair.ts", ...args, ...bFlags, "--rate", "100", "--seconds", "1", "--rounds", "2"], { cwd: repoRoot });
-    expect(fs.readdirSync(marks).filter((name) => name !== "mark.cjs")).toHaveLength(1);
+    const marked = fs.readdirSync(marks).filter((name) => name !== "mark.cjs");
     fs.rmSync(marks, { recursive: true, force: true });
+    expect(marked).toHaveLength(1);
     expect(stdout).toMatch(/^round 1 \(warm-up\): a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^round 2: a \d+ us\/request, b \d+ us\/request, b\/a \d\.\d{3}$/m);
     expect(stdout).toMatch(/^b\/a CPU per request, mean of 1 rounds: \d\.\d{3}/m);
