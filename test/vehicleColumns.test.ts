@@ -1,12 +1,18 @@
 // A vehicle read by position (a page's table) and by column name (a row by id) is the same
 // vehicle; a table whose statement did not select the vehicle's columns first is refused, never
-// read as a vehicle with its values shifted.
+// read as a vehicle with its values shifted. Reads leave the search text out: no answer shows it.
 import { Prisma } from "../src/generated/prisma/client";
-import { vehicleColumns, vehicleOfRow, vehiclesOfTable, type VehicleRow } from "../src/db/vehicleColumns";
+import { vehicleColumns, vehicleOfRow, vehicleReadColumns, vehiclesOfTable, type VehicleRow } from "../src/db/vehicleColumns";
 import { vehicleFields } from "../src/model/vehicleFields";
 
-/** The column names of vehicleColumns, from the SELECT list itself. */
-const columns = Prisma.sql`${vehicleColumns}`.sql.split(", ");
+/** The column names of vehicleReadColumns, from the SELECT list itself. */
+const columns = Prisma.sql`${vehicleReadColumns}`.sql.split(", ");
+
+test("a read selects every column of the table but the search text, in the insert's order", () => {
+  const inserted = Prisma.sql`${vehicleColumns}`.sql.split(", ");
+  expect(inserted).toContain("search_text");
+  expect(columns).toEqual(inserted.filter((column) => column !== "search_text"));
+});
 
 /** A distinct value per column, flags alternating. */
 function valuesOf(round: number): unknown[] {
@@ -24,7 +30,8 @@ test("a table's rows read by position are the vehicles of the same rows read by 
   const table = { columns: [...columns, "network_total"], rows: rows.map((values) => [...values, 7]) };
   const byName = rows.map((values) => vehicleOfRow(Object.fromEntries(columns.map((column, i) => [column, values[i]])) as VehicleRow));
   expect(vehiclesOfTable(table)).toEqual(byName);
-  expect(byName[0]).toMatchObject({ id: 100, networkId: 101, searchText: "search_text-1" });
+  expect(byName[0]).toMatchObject({ id: 100, networkId: 101, plate: "plate-1" });
+  expect(byName[0]).not.toHaveProperty("searchText");
   expect(vehicleFields.filter((field) => field.kind === "flag").every((field) => typeof byName[0][field.response as "wanted"] === "boolean")).toBe(true);
 });
 

@@ -4,7 +4,7 @@
 // is in src/db/ and src/db/vehicles/. src/db/client.ts picks them for the database opened.
 import type { Scope } from "../model/scopes";
 import type { MissionReport, OffenderFile, Officer, PatientFile, Vehicle } from "../generated/prisma/client";
-import type { VehicleChanges, VehicleSortField } from "../model/vehicleFields";
+import type { VehicleAsRead, VehicleChanges, VehicleSortField } from "../model/vehicleFields";
 import type { EventType, SubjectType } from "../model/eventTypes";
 
 export interface VehicleOrder {
@@ -23,13 +23,13 @@ export interface VehiclePageRequest {
 
 /** A page of the list and the total it belongs to. */
 export interface PageAndTotal {
-  data: Vehicle[];
+  data: VehicleAsRead[];
   total: number;
 }
 
 export interface VehicleStore {
   /** The network's vehicle, or null. */
-  byId(networkId: number, id: number): Promise<Vehicle | null>;
+  byId(networkId: number, id: number): Promise<VehicleAsRead | null>;
   /** A page of the network's vehicles (those holding the needle) and their exact total. */
   page(networkId: number, request: VehiclePageRequest): Promise<PageAndTotal>;
   /**
@@ -51,9 +51,9 @@ export interface VehicleStore {
    * Writes the changed fields, the search text and updatedAt, if the vehicle is still as read
    * (its updatedAt unchanged); answers whether it was.
    */
-  updateAsRead(read: Vehicle, changes: VehicleChanges, searchText: string, updatedAt: Date): Promise<boolean>;
+  updateAsRead(read: VehicleAsRead, changes: VehicleChanges, searchText: string, updatedAt: Date): Promise<boolean>;
   /** Deletes the vehicle if it is still as read (its updatedAt unchanged); answers whether it was. */
-  removeAsRead(read: Vehicle): Promise<boolean>;
+  removeAsRead(read: VehicleAsRead): Promise<boolean>;
 }
 
 export interface ActiveOfficer {

@@ -2,7 +2,7 @@
 // column lists of SELECT and INSERT, a row read back as a vehicle (by column name), and a
 // vehicle's values in column order. Both databases share the table's definition.
 import { Prisma, type Vehicle } from "../generated/prisma/client";
-import { vehicleFields, type StoredVehicle, type VehicleField } from "../model/vehicleFields";
+import { vehicleFields, type StoredVehicle, type VehicleAsRead, type VehicleField } from "../model/vehicleFields";
 import type { RowTable } from "./adapterReads";
 import { storedInstant } from "./storedInstant";
 
@@ -14,9 +14,13 @@ void prismaSchemaMatchesFieldTable;
 
 const fieldColumns = vehicleFields.map((field) => field.column);
 
-/** Every column, in the order of a vehicle's SELECT. */
+/** Every column, in the order of a vehicle's INSERT. */
 const vehicleColumnNames = ["id", "network_id", ...fieldColumns, "search_text", "created_at", "updated_at"] as const;
 export const vehicleColumns = Prisma.raw(vehicleColumnNames.join(", "));
+
+/** The columns a read selects, in the order of its SELECT: all but the search text (VehicleAsRead). */
+const readColumnNames = vehicleColumnNames.filter((column) => column !== "search_text");
+export const vehicleReadColumns = Prisma.raw(readColumnNames.join(", "));
 
 /** A new vehicle's values in the order of vehicleColumns (its id taken before: VehicleStore.newId). */
 export const insertValues = (vehicle: StoredVehicle): unknown[] => [
@@ -37,10 +41,10 @@ export const columnOf = (field: VehicleField) => Prisma.raw(field.column);
 /** SQLite answers 0/1, PostgreSQL true/false. */
 const isTrue = (value: unknown) => value === true || Number(value) === 1;
 
-/** A vehicle row as the read paths answer it: values by column name. */
-export type VehicleRow = Record<(typeof vehicleColumnNames)[number], unknown>;
+type Column = Exclude<(typeof vehicleColumnNames)[number], "search_text">;
 
-type Column = (typeof vehicleColumnNames)[number];
+/** A vehicle row as the read paths answer it: values by column name. */
+export type VehicleRow = Record<Column, unknown>;
 
 /**
  * A vehicle made of a row's values, found by `placeOf` each column: by name in a row object, or
@@ -50,32 +54,31 @@ type Column = (typeof vehicleColumnNames)[number];
  * up anew per row (figures: docs/performance.md). Names and places are the table's and the
  * column list's, JSON-quoted; nothing of a row reaches the code.
  */
-function vehicleOfValuesAt(placeOf: (column: Column) => string | number): (values: object) => StoredVehicle {
+function vehicleOfValuesAt(placeOf: (column: Column) => string | number): (values: object) => VehicleAsRead {
   const at = (column: Column) => `values[${JSON.stringify(placeOf(column))}]`;
   const properties = [
     `id: Number(${at("id")})`,
     `networkId: Number(${at("network_id")})`,
     ...vehicleFields.map((field) => `${JSON.stringify(field.response)}: ${field.kind === "flag" ? `isTrue(${at(field.column as Column)})` : at(field.column as Column)}`),
-    `searchText: ${at("search_text")}`,
     `createdAt: instant(${at("created_at")})`,
     `updatedAt: instant(${at("updated_at")})`,
   ];
   const make = new Function("isTrue", "instant", `return (values) => ({ ${properties.join(", ")} });`);
-  return make(isTrue, storedInstant) as (values: object) => StoredVehicle;
+  return make(isTrue, storedInstant) as (values: object) => VehicleAsRead;
 }
 
-/** The vehicle of a row read with vehicleColumns (other columns of the row are left out). */
-export const vehicleOfRow: (row: VehicleRow) => StoredVehicle = vehicleOfValuesAt((column) => column);
+/** The vehicle of a row read with vehicleReadColumns (other columns of the row are left out). */
+export const vehicleOfRow: (row: VehicleRow) => VehicleAsRead = vehicleOfValuesAt((column) => column);
 
-const vehicleOfPositions = vehicleOfValuesAt((column) => vehicleColumnNames.indexOf(column));
+const vehicleOfPositions = vehicleOfValuesAt((column) => readColumnNames.indexOf(column));
 
 /**
- * The vehicles of a table whose statement selected vehicleColumns first (other columns after
+ * The vehicles of a table whose statement selected vehicleReadColumns first (other columns after
  * them are left out): read by position, with no object by column name made per row.
  */
-export function vehiclesOfTable(table: RowTable): StoredVehicle[] {
-  for (let i = 0; i < vehicleColumnNames.length; i++) {
-    if (table.columns[i] !== vehicleColumnNames[i]) throw new Error(`not a vehicle row: column ${i} is ${table.columns[i]}`);
+export function vehiclesOfTable(table: RowTable): VehicleAsRead[] {
+  for (let i = 0; i < readColumnNames.length; i++) {
+    if (table.columns[i] !== readColumnNames[i]) throw new Error(`not a vehicle row: column ${i} is ${table.columns[i]}`);
   }
   return table.rows.map(vehicleOfPositions);
 }

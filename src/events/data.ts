@@ -1,14 +1,14 @@
 // What each event's `data` holds (src/model/eventTypes.ts says it in words): things as the API
 // shows them, by their response names, never a secret.
-import type { Officer, Vehicle } from "../generated/prisma/client";
+import type { Officer } from "../generated/prisma/client";
 import type { DutytimeEntry, KeyRecord } from "../db/store";
-import { vehicleFields } from "../model/vehicleFields";
+import { vehicleFields, type VehicleFieldValues, type VehicleAsRead } from "../model/vehicleFields";
 
 /** The response names of the vehicle's fields (the field table's). */
-export const vehicleFieldNames = vehicleFields.map((field) => field.response) as (keyof Vehicle & string)[];
+export const vehicleFieldNames = vehicleFields.map((field) => field.response) as (keyof VehicleFieldValues & string)[];
 
 /** The vehicle as the API shows it. */
-export function vehicleData(vehicle: Vehicle): { [field: string]: unknown } {
+export function vehicleData(vehicle: VehicleAsRead): { [field: string]: unknown } {
   const data: { [field: string]: unknown } = { id: vehicle.id };
   for (const field of vehicleFieldNames) data[field] = vehicle[field];
   data.createdAt = vehicle.createdAt;

@@ -66,6 +66,11 @@ export type StoredVehicle = VehicleFieldValues & {
   createdAt: Date;
   updatedAt: Date;
 };
+/**
+ * A vehicle as the reads answer it: every column but the search text, which writes make from the
+ * fields and only a search's SQL reads; no answer shows it, and a page would read it per row.
+ */
+export type VehicleAsRead = Omit<StoredVehicle, "searchText">;
 /** Vehicle fields as clients send them (create, PUT and PATCH alike), by request name. */
 export type VehicleInput = { [F in VehicleField as F["request"]]?: Given<F> };
 /** The fields a request sets, checked, by response name. */

@@ -11,7 +11,7 @@ import { changeInOneStatement, changeWithEvents, changesBetween } from "../event
 import { issued } from "../db/transactions";
 import { retryAsRead } from "./asRead";
 import { vehicleData, vehicleFieldNames } from "../events/data";
-import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
+import { unsetValueOf, vehicleFields, vehicleSortFields, type VehicleAsRead, type VehicleFieldValues, type VehicleSortField } from "../model/vehicleFields";
 
 export { vehicleSortFields, type VehicleSortField };
 export const sortOrders = ["asc", "desc"] as const;
@@ -26,7 +26,7 @@ export interface VehicleListArgs extends PageArgs {
   sortOrder?: SortOrder | null;
 }
 
-export type VehiclePage = Page<Vehicle>;
+export type VehiclePage = Page<VehicleAsRead>;
 
 /** The order asked for; nulls sort last in both directions (ties by id). */
 function orderOf(args: VehicleListArgs): VehicleOrder | null {
@@ -46,7 +46,7 @@ export async function listVehicles(ctx: Context, args: VehicleListArgs): Promise
   return pageOf(data, total, window);
 }
 
-export async function findVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
+export async function findVehicle(ctx: Context, id: string | number): Promise<VehicleAsRead> {
   const vehicleId = parseStoredId(id);
   const vehicle = vehicleId === null ? null : await ctx.db.vehicles.byId(ctx.network.id, vehicleId);
   if (!vehicle) throw notFound("Vehicle");
@@ -75,7 +75,7 @@ const unsetVehicleFields = Object.fromEntries(vehicleFields.map((field) => [fiel
  * Updates the fields sent. The search text depends on fields not sent, so the write is a
  * compare-and-set on updatedAt (which only ever grows): a concurrent update makes it retry.
  */
-export async function updateVehicle(ctx: Context, id: string | number, input: VehicleInput): Promise<Vehicle> {
+export async function updateVehicle(ctx: Context, id: string | number, input: VehicleInput): Promise<VehicleAsRead> {
   const changes = vehicleChanges(input, { required: false });
   for (let attempt = 0; ; attempt++) {
     const current = await findVehicle(ctx, id);
@@ -89,12 +89,12 @@ export async function updateVehicle(ctx: Context, id: string | number, input: Ve
       if (Object.keys(changed).length > 0) record("vehicle.updated", current.id, { changes: changed });
       return true;
     });
-    if (updated) return { ...next, searchText, updatedAt };
+    if (updated) return { ...next, updatedAt };
     retryAsRead("vehicle update", attempt);
   }
 }
 
-export async function deleteVehicle(ctx: Context, id: string | number): Promise<Vehicle> {
+export async function deleteVehicle(ctx: Context, id: string | number): Promise<VehicleAsRead> {
   // A compare-and-set on updatedAt, as updateVehicle's: the event shows the vehicle as deleted.
   for (let attempt = 0; ; attempt++) {
     // Gone in between (deleted by a concurrent call): not found.

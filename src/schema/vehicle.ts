@@ -12,7 +12,7 @@ import {
 } from "../resolvers/vehicles";
 import { pageComplexity } from "../resolvers/pages";
 import { pageArgs, pageType } from "./page";
-import { searchableFieldNames, vehicleFields, type StoredVehicle, type VehicleField, type VehicleInput } from "../model/vehicleFields";
+import { searchableFieldNames, vehicleFields, type VehicleAsRead, type VehicleField, type VehicleInput } from "../model/vehicleFields";
 import { needs } from "./scopes";
 
 /** The response field's description: what it holds, and its request name where that differs. */
@@ -33,7 +33,7 @@ function inputDescription(field: VehicleField, { create }: { create: boolean }):
   }
 }
 
-export const VehicleType = builder.objectRef<StoredVehicle>("Vehicle").implement({
+export const VehicleType = builder.objectRef<VehicleAsRead>("Vehicle").implement({
   fields: (t) => {
     const fields: Record<string, ReturnType<typeof t.exposeInt>> = { id: t.exposeInt("id") };
     for (const field of vehicleFields) {
@@ -50,7 +50,7 @@ export const VehicleType = builder.objectRef<StoredVehicle>("Vehicle").implement
   },
 });
 
-const VehiclePageType = pageType<StoredVehicle>("VehiclePage", VehicleType);
+const VehiclePageType = pageType<VehicleAsRead>("VehiclePage", VehicleType);
 
 const VehicleSortFieldEnum = builder.enumType("VehicleSortField", { values: vehicleSortFields });
 const SortOrderEnum = builder.enumType("SortOrder", { values: sortOrders });

@@ -5,7 +5,7 @@
 import { Prisma } from "../../generated/prisma/client";
 import { sortableVehicleFields, sortsNullsLast } from "../../model/vehicleFields";
 import type { VehicleOrder } from "../store";
-import { vehicleColumns } from "../vehicleColumns";
+import { vehicleReadColumns } from "../vehicleColumns";
 import { fixedStatement, type SqlQuery } from "../fixedStatement";
 import { networkWhere } from "./where";
 
@@ -79,8 +79,8 @@ function pageSqlOf(networkId: number, where: Prisma.Sql, gather: boolean, { orde
   const extras = extraColumns(networkId, extra);
   const rows = gather
     ? // Materialized: planned as a read of every match, not as the first rows of an ordered read.
-      Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleColumns} FROM vehicles ${where}) SELECT *${extras} FROM found`
-    : Prisma.sql`SELECT ${vehicleColumns}${extras} FROM vehicles ${where}`;
+      Prisma.sql`WITH found AS MATERIALIZED (SELECT ${vehicleReadColumns} FROM vehicles ${where}) SELECT *${extras} FROM found`
+    : Prisma.sql`SELECT ${vehicleReadColumns}${extras} FROM vehicles ${where}`;
   return Prisma.sql`${rows} ${orderByOf(order)} LIMIT ${limit} OFFSET ${offset}`;
 }
 

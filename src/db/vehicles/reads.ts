@@ -2,23 +2,24 @@
 // src/db/adapterReads.ts). The SQL is the same on SQLite and PostgreSQL (which rows a page reads
 // is each one's own: PageRows); values are converted by src/db/vehicleColumns.ts, as each adapter
 // spells them its own way (0/1 or booleans, dates as text).
-import { Prisma, type Vehicle } from "../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
+import type { VehicleAsRead } from "../../model/vehicleFields";
 import { firstRowValue, type ReadSql } from "../adapterReads";
 import { fixedStatement } from "../fixedStatement";
-import { vehicleColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
+import { vehicleReadColumns, vehicleOfRow as vehicleOf, vehiclesOfTable, type VehicleRow } from "../vehicleColumns";
 import { vehiclePageSql, whereOfRows, type PageRows, type PageWindow, type SearchFilter } from "./pageSql";
 import { searchTotalsOf, seenState, type NetworkState } from "./totals";
 
 const vehicleById = fixedStatement(
-  (id: number, networkId: number) => Prisma.sql`SELECT ${vehicleColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
+  (id: number, networkId: number) => Prisma.sql`SELECT ${vehicleReadColumns} FROM vehicles WHERE id = ${id} AND network_id = ${networkId}`,
 );
 
-export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<Vehicle | null> {
+export async function selectVehicle(read: ReadSql, networkId: number, id: number): Promise<VehicleAsRead | null> {
   // Read by position (vehiclesOfTable): no object by column name is made for the row.
   return vehiclesOfTable(await read.keyTable(vehicleById(id, networkId)))[0] ?? null;
 }
 
-export async function selectVehiclePage(read: ReadSql, networkId: number, rows: PageRows, window: PageWindow): Promise<Vehicle[]> {
+export async function selectVehiclePage(read: ReadSql, networkId: number, rows: PageRows, window: PageWindow): Promise<VehicleAsRead[]> {
   return vehiclesOfTable(await read.page(vehiclePageSql(networkId, rows, window)));
 }
 
@@ -32,7 +33,7 @@ export async function selectVehiclePageWithState(
   networkId: number,
   rows: PageRows,
   window: PageWindow,
-): Promise<{ data: Vehicle[]; state: NetworkState | null }> {
+): Promise<{ data: VehicleAsRead[]; state: NetworkState | null }> {
   const found = await read.page(vehiclePageSql(networkId, rows, window, "networkState"));
   if (found.rows.length === 0) return { data: [], state: null };
   const state = { network_total: firstRowValue(found, "network_total") as number | string, network_version: firstRowValue(found, "network_version") as number | string };
@@ -51,7 +52,7 @@ export async function selectSearchPageCounting(
   rows: PageRows,
   window: PageWindow,
   version: string,
-): Promise<{ data: Vehicle[]; total: number }> {
+): Promise<{ data: VehicleAsRead[]; total: number }> {
   const found = await read<VehicleRow & { matches: number | string }>(vehiclePageSql(filter.networkId, rows, window, "matches"));
   let total = found.length > 0 ? Number(found[0].matches) : 0;
   // A page past the last match has no row to carry the count.
@@ -72,7 +73,7 @@ export async function selectSearchPageCountingWithState(
   filter: SearchFilter,
   rows: PageRows,
   window: PageWindow,
-): Promise<{ data: Vehicle[]; total: number } | null> {
+): Promise<{ data: VehicleAsRead[]; total: number } | null> {
   const found = await read<VehicleRow & { matches: number | string; network_total: number | string; network_version: number | string }>(
     vehiclePageSql(filter.networkId, rows, window, "matchesAndState"),
   );

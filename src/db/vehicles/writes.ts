@@ -4,7 +4,7 @@
 // so the stored text of an instant is the one a compare-and-set finds again.
 import { Prisma, type Vehicle } from "../../generated/prisma/client";
 import type { WriteSql } from "../adapterWrites";
-import { vehicleFields, type VehicleChanges } from "../../model/vehicleFields";
+import { vehicleFields, type VehicleAsRead, type VehicleChanges } from "../../model/vehicleFields";
 import { columnOf, insertValues, vehicleColumnCount, vehicleColumns } from "../vehicleColumns";
 import { fixedStatement } from "../fixedStatement";
 
@@ -28,7 +28,7 @@ export type SameInstant = (instant: Date) => Prisma.Sql;
 export async function updateVehicleAsRead(
   write: WriteSql,
   sameInstant: SameInstant,
-  read: Vehicle,
+  read: VehicleAsRead,
   changes: VehicleChanges,
   searchText: string,
   updatedAt: Date,
