@@ -38,6 +38,7 @@ import { postgresReads } from "./postgres/reads";
 import { keyChangesOf } from "./postgres/keyChanges";
 import { postgresListener } from "./postgres/listener";
 import { postgresVehicleStore } from "./postgres/vehicleStore";
+import type { CommitEpoch } from "./vehicles/totals";
 
 export { sqliteFilePath };
 
@@ -95,12 +96,14 @@ interface Paths {
   write: WriteSql;
   transaction: WriteTransaction;
   provider: DatabaseProvider;
+  /** SQLite's epoch of every commit (src/db/sqlite/commits.ts), outside transactions only. */
+  commitEpoch?: CommitEpoch;
 }
 
 /** The stores of a database: the vehicles' are each database's own, the others' SQL is shared. */
-function storesOf({ read, write, transaction, provider }: Paths): Stores {
+function storesOf({ read, write, transaction, provider, commitEpoch }: Paths): Stores {
   return {
-    vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write),
+    vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write, commitEpoch),
     dutytime: dutytimeStore(read, write, provider),
     officers: officerStore(read, write),
     records: recordStore(write),
@@ -124,7 +127,7 @@ export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSq
 /** Transactions whose stores are those of `paths` on the transaction's connection. */
 function storesInTransactions(paths: Paths): Database["inTransaction"] {
   return (work, networkId, shape) =>
-    paths.transaction((write, turn) => work({ ...storesOf({ ...paths, write, transaction: joined(write) }), write }, turn), networkId, shape);
+    paths.transaction((write, turn) => work({ ...storesOf({ ...paths, write, transaction: joined(write), commitEpoch: undefined }), write }, turn), networkId, shape);
 }
 
 export async function openDatabase(
@@ -170,7 +173,8 @@ export async function openDatabase(
   const adapter = factory.connection as () => Promise<TransactionalAdapter>;
   const write = writesTakingTurns(adapterWrites(provider, adapter));
   const transaction = groupCommitTransactions(adapter, (connected) => factory.connectionClientOf(connected));
-  const paths = { read, write, transaction, provider };
+  // A commit of this process, as another's, is seen from the next turn of the event loop on.
+  const paths = { read, write, transaction, provider, commitEpoch: () => keyChanges.epoch() };
   const stores = storesOf(paths);
   const inTransaction = storesInTransactions(paths);
   const close = async () => {

@@ -4,7 +4,7 @@ import type { ReadSql } from "../adapterReads";
 import type { PageAndTotal } from "../store";
 import type { PageRows, PageWindow, VehicleFilter } from "./pageSql";
 import { selectSearchPageCounting, selectVehiclePage } from "./reads";
-import { knownVehicleTotal } from "./totals";
+import { knownVehicleTotal, type CommitEpoch } from "./totals";
 
 /**
  * The rows a page reads, planned by the database: from the network's matches when kept (null
@@ -18,9 +18,12 @@ export type PlanPage = (
   networkVehicles: number,
 ) => PageRows | Promise<PageRows>;
 
-/** The total looked up first (kept, or counted with the page), then the page. */
-export async function totalThenPage(read: ReadSql, filter: VehicleFilter, window: PageWindow, plan: PlanPage): Promise<PageAndTotal> {
-  const known = await knownVehicleTotal(read, filter);
+/**
+ * The total looked up first (kept, or counted with the page), then the page. With `commitEpoch`,
+ * the network's state is read again only after a commit (./totals.ts).
+ */
+export async function totalThenPage(read: ReadSql, filter: VehicleFilter, window: PageWindow, plan: PlanPage, commitEpoch?: CommitEpoch): Promise<PageAndTotal> {
+  const known = await knownVehicleTotal(read, filter, commitEpoch);
   if (known.total === null) {
     const searched = { ...filter, needle: filter.needle! };
     const rows = await plan(read, filter, window, null, known.networkVehicles);

@@ -1,0 +1,99 @@
+// On SQLite a list reads its network's state (vehicle count and version) again only after a
+// commit: the WAL index header's epoch tells (src/db/vehicles/totals.ts). The total must still
+// follow every commit by any connection, a direct SQL write raced by lists included.
+import Database from "libsql";
+import { startService, testProvider, type TestService } from "./support/service";
+import { client } from "./support/http";
+import { knownVehicleTotal, type CommitEpoch } from "../src/db/vehicles/totals";
+import { countingReads } from "./support/countingReads";
+import { sqliteFilePath } from "../src/db/sqlite/filePath";
+
+let service: TestService;
+beforeAll(async () => {
+  service = await startService();
+});
+afterAll(() => service.close());
+
+/** A connection of its own, as an operator's shell would open (SQLite), or Prisma's (PostgreSQL). */
+function directSql(): { run(sql: string): Promise<void>; close(): void } {
+  if (testProvider === "sqlite") {
+    const connection = new Database(sqliteFilePath(service.databaseUrl));
+    connection.prepare("PRAGMA busy_timeout = 5000").all();
+    return { run: async (sql) => void connection.exec(sql), close: () => connection.close() };
+  }
+  return { run: async (sql) => void (await service.db.prisma.$executeRawUnsafe(sql)), close: () => {} };
+}
+
+const insertSql = (networkId: number, plate: string) =>
+  `INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
+   VALUES (${networkId}, '${plate}', '${plate.toLowerCase()}', '2026-12-02T06:00:00.000+00:00', '2026-12-02T06:00:00.000+00:00')`;
+
+test("the list's total follows each direct SQL insert while other lists keep the network's state read", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const writer = directSql();
+  let racing = true;
+  // Lists all along, so that the network's state is read, and kept, between the inserts.
+  const racers = Array.from({ length: 3 }, async () => {
+    while (racing) expect((await api.get("/vehicles")).status).toBe(200);
+  });
+  try {
+    for (let inserted = 1; inserted <= 25; inserted++) {
+      await writer.run(insertSql(network.id, `RACE-${inserted}`));
+      // Asked after the commit returned: it must count it.
+      expect((await api.get("/vehicles?per_page=1")).body.meta.total).toBe(inserted);
+    }
+  } finally {
+    racing = false;
+    await Promise.all(racers);
+    writer.close();
+  }
+});
+
+describe("the network's state between commits", () => {
+  const filter = (networkId: number) => ({ networkId, needle: null });
+
+  test("is read once per epoch, again when the epoch changes, and every time without one", async () => {
+    const network = await service.network();
+    const { read, statementsOf } = countingReads(service.db.read);
+    let epoch: number | null = 1;
+    const commitEpoch: CommitEpoch = () => epoch;
+    const reads = async () => (await statementsOf(() => knownVehicleTotal(read, filter(network.id), commitEpoch))).statements.length;
+    expect(await reads()).toBe(1);
+    expect(await reads()).toBe(0);
+    epoch = 2;
+    expect(await reads()).toBe(1);
+    expect(await reads()).toBe(0);
+    epoch = null;
+    expect(await reads()).toBe(1);
+    expect(await reads()).toBe(1);
+  });
+
+  test("a state read at one epoch is not kept under a newer one read while it was being read", async () => {
+    const network = await service.network();
+    const read = service.db.read;
+    let epoch = 1;
+    const commitEpoch: CommitEpoch = () => epoch;
+    // A request reads epoch 1 and the state; before its read returns, a commit, and a second
+    // request that reads epoch 2 and the newer state.
+    let first = true;
+    const slowRead = Object.assign(async <Row>(query: Parameters<typeof read>[0]) => read<Row>(query), {
+      ...read,
+      byKey: async <Row>(query: Parameters<typeof read>[0]) => {
+        const row = await read.byKey<Row>(query);
+        if (first) {
+          first = false;
+          epoch = 2;
+          await service.db.prisma.vehicle.create({
+            data: { networkId: network.id, plate: "NEWER", searchText: "newer", createdAt: new Date(), updatedAt: new Date() },
+          });
+          expect((await knownVehicleTotal(slowRead, filter(network.id), commitEpoch)).total).toBe(1);
+        }
+        return row;
+      },
+    });
+    expect((await knownVehicleTotal(slowRead, filter(network.id), commitEpoch)).total).toBe(0);
+    // Still epoch 2: the first request's older state must not answer for it.
+    expect((await knownVehicleTotal(slowRead, filter(network.id), commitEpoch)).total).toBe(1);
+  });
+});
