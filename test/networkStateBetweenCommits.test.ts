@@ -1,10 +1,11 @@
-// On SQLite a list reads its network's state (vehicle count and version) again only after a
-// commit: the WAL index header's epoch tells (src/db/vehicles/totals.ts). The total must still
-// follow every commit by any connection, a direct SQL write raced by lists included.
+// On SQLite the counts kept on a network's row (vehicles and their version, records) are read
+// again only after a commit: the WAL index header's epoch tells (src/db/betweenCommits.ts). The
+// answers must still follow every commit by any connection, a direct SQL write raced by reads.
 import Database from "libsql";
 import { startService, testProvider, type TestService } from "./support/service";
 import { client } from "./support/http";
-import { knownVehicleTotal, type CommitEpoch } from "../src/db/vehicles/totals";
+import { knownVehicleTotal } from "../src/db/vehicles/totals";
+import type { CommitEpoch } from "../src/db/betweenCommits";
 import { countingReads } from "./support/countingReads";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
 
@@ -42,6 +43,26 @@ test("the list's total follows each direct SQL insert while other lists keep the
       await writer.run(insertSql(network.id, `RACE-${inserted}`));
       // Asked after the commit returned: it must count it.
       expect((await api.get("/vehicles?per_page=1")).body.meta.total).toBe(inserted);
+    }
+  } finally {
+    racing = false;
+    await Promise.all(racers);
+    writer.close();
+  }
+});
+
+test("the missions' total follows each direct SQL insert while other requests keep it read", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const writer = directSql();
+  let racing = true;
+  const racers = Array.from({ length: 3 }, async () => {
+    while (racing) expect((await api.get("/statistics/missions/total")).status).toBe(200);
+  });
+  try {
+    for (let inserted = 1; inserted <= 25; inserted++) {
+      await writer.run(`INSERT INTO mission_reports (network_id, title) VALUES (${network.id}, 'race ${inserted}')`);
+      expect((await api.get("/statistics/missions/total")).body.count).toBe(inserted);
     }
   } finally {
     racing = false;

@@ -38,7 +38,7 @@ import { postgresReads } from "./postgres/reads";
 import { keyChangesOf } from "./postgres/keyChanges";
 import { postgresListener } from "./postgres/listener";
 import { postgresVehicleStore } from "./postgres/vehicleStore";
-import type { CommitEpoch } from "./vehicles/totals";
+import type { CommitEpoch } from "./betweenCommits";
 
 export { sqliteFilePath };
 
@@ -96,7 +96,7 @@ interface Paths {
   write: WriteSql;
   transaction: WriteTransaction;
   provider: DatabaseProvider;
-  /** SQLite's epoch of every commit (src/db/sqlite/commits.ts), outside transactions only. */
+  /** SQLite's epoch of every commit (src/db/sqlite/commits.ts), outside transactions only: rows of networks read between commits (./betweenCommits.ts). */
   commitEpoch?: CommitEpoch;
 }
 
@@ -107,7 +107,7 @@ function storesOf({ read, write, transaction, provider, commitEpoch }: Paths): S
     dutytime: dutytimeStore(read, write, provider),
     officers: officerStore(read, write),
     records: recordStore(write),
-    recordCounts: recordCountStore(read),
+    recordCounts: recordCountStore(read, commitEpoch),
     recordTrends: recordTrendStore(read),
     apiKeys: apiKeyStore(read, write, transaction, provider),
     events: eventStore(read, write, provider),

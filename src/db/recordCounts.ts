@@ -2,6 +2,7 @@
 // and PostgreSQL.
 import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
+import { readBetweenCommits, type CommitEpoch } from "./betweenCommits";
 import { fixedStatement } from "./fixedStatement";
 import type { RecordCountStore, RecordKind } from "./store";
 
@@ -35,12 +36,14 @@ export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTi
  * hour before it: at most ~170 kept rows per table and an hour's records, however many records
  * the window holds. `created_at >= since` never matches a null (unknown) creation time: rule 3.
  */
-function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
+function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEpoch | undefined): CountSource {
   const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
   const count = (row: { total: number | string } | undefined) => Number(row?.total ?? 0);
   const keptTotal = fixedStatement((networkId: number) => Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`);
+  // On the networks row: read again only after a commit, where an epoch is given (./betweenCommits.ts).
+  const keptTotalOf = readBetweenCommits(async (from, networkId) => count(await from.byKey(keptTotal(networkId))));
   return {
-    total: async (networkId) => count(await read.byKey(keptTotal(networkId))),
+    total: (networkId) => keptTotalOf(read, networkId, commitEpoch),
     createdSince: async (networkId, since) => {
       const wholeHours = nextWholeHour(since);
       const partialHour = Prisma.join(
@@ -60,10 +63,11 @@ function countSource(read: ReadSql, tables: RecordTable[]): CountSource {
   };
 }
 
-export function recordCountStore(read: ReadSql): RecordCountStore {
+/** `commitEpoch`: every commit's (SQLite: ./sqlite/commits.ts), for the kept totals between commits. */
+export function recordCountStore(read: ReadSql, commitEpoch?: CommitEpoch): RecordCountStore {
   const sources: Record<RecordKind, CountSource> = {
-    missions: countSource(read, ["mission_reports"]),
-    files: countSource(read, ["patient_files", "offender_files"]),
+    missions: countSource(read, ["mission_reports"], commitEpoch),
+    files: countSource(read, ["patient_files", "offender_files"], commitEpoch),
   };
   return {
     total: (networkId, kind) => sources[kind].total(networkId),

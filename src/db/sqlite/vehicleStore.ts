@@ -6,7 +6,7 @@ import type { WriteSql } from "../adapterWrites";
 import type { VehicleStore } from "../store";
 import { selectVehicle } from "../vehicles/reads";
 import { totalThenPage } from "../vehicles/totalThenPage";
-import type { CommitEpoch } from "../vehicles/totals";
+import type { CommitEpoch } from "../betweenCommits";
 import { sameInstantOf } from "../storedInstant";
 import { deleteVehicleAsRead, insertVehicle, updateVehicleAsRead, type SameInstant } from "../vehicles/writes";
 import { planSqlitePage } from "./pageRows";

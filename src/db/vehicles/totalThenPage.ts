@@ -4,7 +4,8 @@ import type { ReadSql } from "../adapterReads";
 import type { PageAndTotal } from "../store";
 import type { PageRows, PageWindow, VehicleFilter } from "./pageSql";
 import { selectSearchPageCounting, selectVehiclePage } from "./reads";
-import { knownVehicleTotal, type CommitEpoch } from "./totals";
+import { knownVehicleTotal } from "./totals";
+import type { CommitEpoch } from "../betweenCommits";
 
 /**
  * The rows a page reads, planned by the database: from the network's matches when kept (null

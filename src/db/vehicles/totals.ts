@@ -4,6 +4,7 @@
 import { cacheCounts } from "../../config/cacheCounts";
 import { Prisma } from "../../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../adapterReads";
+import { readBetweenCommits, type CommitEpoch } from "../betweenCommits";
 import { fixedStatement } from "../fixedStatement";
 import type { SearchFilter, VehicleFilter } from "./pageSql";
 import { SearchTotals } from "./searchTotals";
@@ -66,44 +67,10 @@ export interface KnownTotal {
 
 const networkState = fixedStatement((networkId: number) => Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${networkId}`);
 
-/**
- * An epoch that changes with every commit to the database by any connection of any process,
- * read at most once per turn of the event loop (SQLite's WAL index header: src/db/sqlite/commits.ts);
- * null when it cannot tell.
- */
-export type CommitEpoch = () => number | null;
+type NetworkRow = { total: number | string; version: number | string } | null;
 
-type NetworkRow = { total: number | string; version: number | string };
-
-/** The networks' rows read at one commit epoch, per read path. */
-const rowsAtEpochOf = keptPerReadPath(() => ({ epoch: null as number | null, rows: new Map<number, NetworkRow | null>() }));
-
-/**
- * The network's row, read again only after a commit when `commitEpoch` is given: a row read after
- * the epoch was is at least as new as the epoch, and holds until a commit changes it, which
- * changes the epoch (a direct SQL write too). Requests of the turn that read the epoch count as
- * concurrent with a commit made after that, as the page they read after the total is read by a
- * statement of its own.
- */
-async function networkRow(read: ReadSql, networkId: number, commitEpoch: CommitEpoch | undefined): Promise<NetworkRow | null> {
-  const epoch = commitEpoch?.() ?? null;
-  if (epoch === null) return (await read.byKey<NetworkRow>(networkState(networkId))) ?? null;
-  const kept = rowsAtEpochOf(read);
-  if (kept.epoch !== epoch) {
-    kept.epoch = epoch;
-    kept.rows.clear();
-  }
-  const known = kept.rows.get(networkId);
-  if (known !== undefined) return known;
-  const row = (await read.byKey<NetworkRow>(networkState(networkId))) ?? null;
-  // Not under an epoch read since (by another request): the row may be older than that one.
-  if (kept.epoch === epoch) {
-    // One entry per network read at this epoch; a database with more starts over.
-    if (kept.rows.size >= 100_000) kept.rows.clear();
-    kept.rows.set(networkId, row);
-  }
-  return row;
-}
+/** The network's count and version, read again only after a commit where an epoch is given (../betweenCommits.ts). */
+const networkRow = readBetweenCommits(async (read, networkId): Promise<NetworkRow> => (await read.byKey<NetworkRow>(networkState(networkId))) ?? null);
 
 /**
  * The total without a count over the network's rows where possible: without a search, the

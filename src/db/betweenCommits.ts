@@ -1,0 +1,38 @@
+// A network's row that changes only by a commit (kept counts and versions on the networks row),
+// read again only after one, where the database tells every commit: SQLite's WAL index header,
+// read at most once per turn of the event loop (src/db/sqlite/commits.ts). A row read after the
+// epoch was read is at least as new as the epoch, and holds until a commit by any connection of
+// any process (a direct SQL write too) moves it. Requests of the turn that read the epoch count as
+// concurrent with a commit made after that, as they do for the kept keys.
+import { keptPerReadPath, type ReadSql } from "./adapterReads";
+
+/** An epoch that moves with every commit to the database; null when it cannot tell. */
+export type CommitEpoch = () => number | null;
+
+/** Rows kept per network at most: a database with more networks starts over. */
+const maxKeptRows = 100_000;
+
+/**
+ * `readRow` as it is, but for a row read at the current epoch, which answers again. Without an
+ * epoch (none given: PostgreSQL, a transaction; or null) every call reads.
+ */
+export function readBetweenCommits<Row>(readRow: (read: ReadSql, networkId: number) => Promise<Row>) {
+  const keptOf = keptPerReadPath(() => ({ epoch: null as number | null, rows: new Map<number, Row>() }));
+  return async (read: ReadSql, networkId: number, commitEpoch: CommitEpoch | undefined): Promise<Row> => {
+    const epoch = commitEpoch?.() ?? null;
+    if (epoch === null) return readRow(read, networkId);
+    const kept = keptOf(read);
+    if (kept.epoch !== epoch) {
+      kept.epoch = epoch;
+      kept.rows.clear();
+    }
+    if (kept.rows.has(networkId)) return kept.rows.get(networkId)!;
+    const row = await readRow(read, networkId);
+    // Not under an epoch another request read since: the row may be older than that one.
+    if (kept.epoch === epoch) {
+      if (kept.rows.size >= maxKeptRows) kept.rows.clear();
+      kept.rows.set(networkId, row);
+    }
+    return row;
+  };
+}
