@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "libsql";
 import type { ReadSql } from "../src/db/adapterReads";
 import { overPaths, sqliteFilePath } from "../src/db/client";
-import { sqliteCommitsOf, walIndexHeader } from "../src/db/sqlite/commits";
+import { noteCommitInThisProcess, sqliteCommitsOf, walIndexHeader } from "../src/db/sqlite/commits";
 import { noteKeyChangeInThisProcess } from "../src/db/keyChanges";
 import { admittedKeys } from "../src/resolvers/admittedKeys";
 import { client } from "./support/http";
@@ -54,7 +54,7 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
     reader.close();
   });
 
-  test("the header is read once per turn of the event loop, and again after this process changed a key", async () => {
+  test("the header is read once per turn of the event loop, and again after this process changed a key or committed", async () => {
     const { file, writer } = walFile();
     const reader = new Database(file);
     reader.prepare("SELECT count(*) FROM t").get();
@@ -74,7 +74,13 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
     writer.exec("INSERT INTO t VALUES (2)");
     noteKeyChangeInThisProcess();
     // This process's own change to a key is seen at once.
-    expect(epochOf.epoch()).not.toBe(second);
+    const third = epochOf.epoch();
+    expect(third).not.toBe(second);
+
+    writer.exec("INSERT INTO t VALUES (3)");
+    noteCommitInThisProcess();
+    // And a group of writes this process committed (./groupCommit.ts), in the same turn.
+    expect(epochOf.epoch()).not.toBe(third);
     writer.close();
     reader.close();
   });

@@ -6,12 +6,19 @@
 // salts). Reading it is one pread. It holds two copies of the header, written one after the
 // other, so a header being written shows as two copies that differ.
 // The header is read once per turn of the event loop (under load a turn reads several requests
-// that arrived together), and again when this process changed a key itself.
+// that arrived together), and again when this process changed a key or committed a group itself.
 import fs from "node:fs";
 import { keyChangesInThisProcess } from "../keyChanges";
 import type { KeyChanges } from "../store";
 
 const headerBytes = 48;
+
+/**
+ * Groups of writes this process committed (./groupCommit.ts): a group may commit in a turn whose
+ * header was read before, and what a request reads after its own write must count that write.
+ */
+let commitsInThisProcess = 0;
+export const noteCommitInThisProcess = () => void commitsInThisProcess++;
 /** The header's isInit byte: 0 until a connection has built the index. */
 const isInitOffset = 12;
 
@@ -25,21 +32,24 @@ const isInitOffset = 12;
  *
  * Another process's commit is seen from the next turn of the event loop on: requests read in
  * the turn that read the header count as concurrent with a commit made after that, as if they
- * had come first. A key changed by this process is seen at once (src/db/keyChanges.ts).
+ * had come first. A key changed by this process is seen at once (src/db/keyChanges.ts), and so
+ * is a group of writes it committed.
  */
 export function sqliteCommitsOf(file: string): KeyChanges {
   const header = walIndexHeader(file);
   // undefined: not read in this turn.
   let thisTurn: number | null | undefined;
   let readAtOwnChanges = -1;
+  let readAtOwnCommits = -1;
   const nextTurn = () => {
     thisTurn = undefined;
   };
   return {
     epoch() {
-      if (thisTurn === undefined || readAtOwnChanges !== keyChangesInThisProcess()) {
+      if (thisTurn === undefined || readAtOwnChanges !== keyChangesInThisProcess() || readAtOwnCommits !== commitsInThisProcess) {
         if (thisTurn === undefined) setImmediate(nextTurn);
         readAtOwnChanges = keyChangesInThisProcess();
+        readAtOwnCommits = commitsInThisProcess;
         thisTurn = header.epoch();
       }
       return thisTurn;

@@ -18,6 +18,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { adapterWrites, type WriteSql } from "../adapterWrites";
 import type { SqliteConnectionClient } from "./connectionClient";
 import { connectionWrites } from "./connectionWrites";
+import { noteCommitInThisProcess } from "./commits";
 import { answerDone, groupedTransactions, type WaitingWork } from "../transactionGroups";
 import { tracked, turnCome, type TransactionalAdapter, type WriteTransaction } from "../transactions";
 
@@ -75,6 +76,7 @@ export function groupCommitTransactions(
     }
     try {
       await tx.commit();
+      noteCommitInThisProcess();
     } catch (error) {
       // The adapter's lock is released; a transaction COMMIT left open is ended here.
       await (await adapter()).executeRaw({ sql: "ROLLBACK", ...noArgs }).catch(() => undefined);
