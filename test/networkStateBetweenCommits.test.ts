@@ -71,6 +71,34 @@ test("the missions' total follows each direct SQL insert while other requests ke
   }
 });
 
+test("who is on duty follows each direct SQL start and stop while other requests keep it read", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const officers = await Promise.all(Array.from({ length: 12 }, (_, i) => network.officer(`7656119800000${String(i).padStart(4, "0")}`)));
+  const writer = directSql();
+  let racing = true;
+  const racers = Array.from({ length: 3 }, async () => {
+    while (racing) expect((await api.get("/statistics/active-users")).status).toBe(200);
+  });
+  const onDuty = async () => (await api.get("/statistics/active-users")).body.count;
+  try {
+    for (const [started, officer] of officers.entries()) {
+      await writer.run(
+        `INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, '2026-12-02T06:00:00.000+00:00')`,
+      );
+      expect(await onDuty()).toBe(started + 1);
+    }
+    for (const [stopped, officer] of officers.entries()) {
+      await writer.run(`UPDATE dutytime_entries SET ended_at = '2026-12-02T07:00:00.000+00:00' WHERE officer_id = ${officer.id} AND ended_at IS NULL`);
+      expect(await onDuty()).toBe(officers.length - stopped - 1);
+    }
+  } finally {
+    racing = false;
+    await Promise.all(racers);
+    writer.close();
+  }
+});
+
 describe("the network's state between commits", () => {
   const filter = (networkId: number) => ({ networkId, needle: null });
 

@@ -104,7 +104,7 @@ interface Paths {
 function storesOf({ read, write, transaction, provider, commitEpoch }: Paths): Stores {
   return {
     vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write, commitEpoch),
-    dutytime: dutytimeStore(read, write, provider),
+    dutytime: dutytimeStore(read, write, provider, commitEpoch),
     officers: officerStore(read, write),
     records: recordStore(write),
     recordCounts: recordCountStore(read, commitEpoch),

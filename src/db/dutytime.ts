@@ -7,6 +7,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
 import { fixedStatement } from "./fixedStatement";
+import { readBetweenCommits, type CommitEpoch } from "./betweenCommits";
 import type { DatabaseProvider } from "../config/database";
 import { readReportEntries } from "./reportEntriesRead";
 import type { ActiveOfficer, DutytimeEntry, DutytimeStore, Toggled } from "./store";
@@ -148,11 +149,18 @@ const othersMeeting = (networkId: number, entry: DutytimeEntry, startedAt: Date,
   FROM dutytime_entries d
   WHERE d.officer_id = ${entry.officerId} AND d.network_id = ${networkId} AND d.id <> ${entry.id}${meetingWhere(startedAt, endedAt)}`;
 
-export function dutytimeStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider): DutytimeStore {
+/**
+ * Who is on duty, read again only after a commit where an epoch is given (./betweenCommits.ts):
+ * a dashboard polls it. The list answered is shared by the requests of an epoch: never changed.
+ */
+const onDutyBetweenCommits = readBetweenCommits(activeOfficers);
+
+/** `commitEpoch`: every commit's (SQLite: ./sqlite/commits.ts), for who is on duty between commits; none in a transaction. */
+export function dutytimeStore(read: ReadSql, write: WriteSql, provider: DatabaseProvider, commitEpoch?: CommitEpoch): DutytimeStore {
   return {
     stopOpen: (networkId, officerId, endedAt) => stopOpenEntries(write, networkId, officerId, endedAt),
     toggle: (networkId, officerId, at) => toggleEntries(write, provider, networkId, officerId, at),
-    onDuty: (networkId) => activeOfficers(read, networkId),
+    onDuty: (networkId) => onDutyBetweenCommits(read, networkId, commitEpoch),
     openEntries: (networkId, officerIds) => openEntries(read, networkId, officerIds),
     entriesOf: (networkId, officerId, range, page) => entriesOf(read, networkId, officerId, range, page),
     version: async (networkId) => {
