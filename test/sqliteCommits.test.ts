@@ -79,7 +79,7 @@ describeSqlite("commits seen in SQLite's WAL index", () => {
 
     writer.exec("INSERT INTO t VALUES (3)");
     noteCommitInThisProcess();
-    // And a group of writes this process committed (./groupCommit.ts), in the same turn.
+    // And a group of writes this process committed (src/db/sqlite/groupCommit.ts), in the same turn.
     expect(epochOf.epoch()).not.toBe(third);
     writer.close();
     reader.close();
