@@ -1,15 +1,16 @@
-// A network's row that changes only by a commit (kept counts and versions on the networks row),
-// read again only after one, where the database tells every commit: SQLite's WAL index header,
-// read at most once per turn of the event loop (src/db/sqlite/commits.ts). A row read after the
-// epoch was read is at least as new as the epoch, and holds until a commit by any connection of
-// any process (a direct SQL write too) moves it. Requests of the turn that read the epoch count as
-// concurrent with a commit made after that, as they do for the kept keys.
+// What is read of a network that only a commit changes (the counts and versions kept on its row,
+// who is on duty), read again only after a commit, where the database tells every commit: SQLite's
+// WAL index header, read at most once per turn of the event loop and again after this process
+// committed a group (src/db/sqlite/commits.ts). What is read after the epoch was read is at least as
+// new as the epoch, and holds until a commit by any connection of any process (a direct SQL write
+// too) moves it. Requests of the turn that read the epoch count as concurrent with another
+// process's commit made after that, as they do for the kept keys.
 import { keptPerReadPath, type ReadSql } from "./adapterReads";
 
 /** An epoch that moves with every commit to the database; null when it cannot tell. */
 export type CommitEpoch = () => number | null;
 
-/** Rows kept per network at most: a database with more networks starts over. */
+/** Networks kept at most: a database with more starts over. */
 const maxKeptRows = 100_000;
 
 /**

@@ -173,7 +173,8 @@ export async function openDatabase(
   const adapter = factory.connection as () => Promise<TransactionalAdapter>;
   const write = writesTakingTurns(adapterWrites(provider, adapter));
   const transaction = groupCommitTransactions(adapter, (connected) => factory.connectionClientOf(connected));
-  // A commit of this process, as another's, is seen from the next turn of the event loop on.
+  // Another process's commit is seen from the next turn of the event loop on, a group this
+  // process committed at once (src/db/sqlite/commits.ts).
   const paths = { read, write, transaction, provider, commitEpoch: () => keyChanges.epoch() };
   const stores = storesOf(paths);
   const inTransaction = storesInTransactions(paths);
