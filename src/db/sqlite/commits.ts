@@ -13,14 +13,15 @@ import type { KeyChanges } from "../store";
 
 const headerBytes = 48;
 
+/** The header's isInit byte: 0 until a connection has built the index. */
+const isInitOffset = 12;
+
 /**
  * Groups of writes this process committed (./groupCommit.ts): a group may commit in a turn whose
  * header was read before, and what a request reads after its own write must count that write.
  */
 let commitsInThisProcess = 0;
 export const noteCommitInThisProcess = () => void commitsInThisProcess++;
-/** The header's isInit byte: 0 until a connection has built the index. */
-const isInitOffset = 12;
 
 /**
  * An epoch that changes with every commit by any connection of any process, for what a process

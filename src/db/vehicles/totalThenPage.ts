@@ -21,7 +21,7 @@ export type PlanPage = (
 
 /**
  * The total looked up first (kept, or counted with the page), then the page. With `commitEpoch`,
- * the network's state is read again only after a commit (./totals.ts).
+ * the network's state is read again only after a commit (../betweenCommits.ts).
  */
 export async function totalThenPage(read: ReadSql, filter: VehicleFilter, window: PageWindow, plan: PlanPage, commitEpoch?: CommitEpoch): Promise<PageAndTotal> {
   const known = await knownVehicleTotal(read, filter, commitEpoch);
