@@ -25,7 +25,8 @@ export const noteCommitInThisProcess = () => void commitsInThisProcess++;
 
 /**
  * An epoch that changes with every commit by any connection of any process, for what a process
- * keeps of keys (src/resolvers/admittedKeys.ts); null when it cannot tell: no "-shm" file (not
+ * keeps of keys (src/resolvers/admittedKeys.ts) and of networks between commits
+ * (../betweenCommits.ts); null when it cannot tell: no "-shm" file (not
  * in WAL mode, or no connection has read yet) or a header being written.
  *
  * The file stays the same while this process has the database open: SQLite removes or resets a
