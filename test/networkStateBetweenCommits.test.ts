@@ -1,6 +1,7 @@
-// On SQLite the counts kept on a network's row (vehicles and their version, records) are read
-// again only after a commit: the WAL index header's epoch tells (src/db/betweenCommits.ts). The
-// answers must still follow every commit by any connection, a direct SQL write raced by reads.
+// On SQLite the counts kept on a network's row (vehicles and their version, records) and who is on
+// duty are read again only after a commit: the WAL index header's epoch tells
+// (src/db/betweenCommits.ts). The answers must still follow every commit by any connection, a
+// direct SQL write raced by reads.
 import Database from "libsql";
 import { startService, testProvider, type TestService } from "./support/service";
 import { client } from "./support/http";
@@ -29,74 +30,70 @@ const insertSql = (networkId: number, plate: string) =>
   `INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
    VALUES (${networkId}, '${plate}', '${plate.toLowerCase()}', '2026-12-02T06:00:00.000+00:00', '2026-12-02T06:00:00.000+00:00')`;
 
-test("the list's total follows each direct SQL insert while other lists keep the network's state read", async () => {
-  const network = await service.network();
-  const api = client(service.url, network.apiKey);
+type Api = ReturnType<typeof client>;
+
+/** A direct SQL write and what the checked answer must be once it returned. */
+interface Step {
+  sql: string;
+  expected: number;
+}
+
+/**
+ * Runs `steps` one after another through a connection of its own while three clients keep asking
+ * `racedPath`, so that what is kept is read between the writes; after each write returned,
+ * `answer` must count it.
+ */
+async function raceWrites(api: Api, racedPath: string, steps: Step[], answer: () => Promise<number>): Promise<void> {
   const writer = directSql();
   let racing = true;
-  // Lists all along, so that the network's state is read, and kept, between the inserts.
   const racers = Array.from({ length: 3 }, async () => {
-    while (racing) expect((await api.get("/vehicles")).status).toBe(200);
+    while (racing) expect((await api.get(racedPath)).status).toBe(200);
   });
   try {
-    for (let inserted = 1; inserted <= 25; inserted++) {
-      await writer.run(insertSql(network.id, `RACE-${inserted}`));
-      // Asked after the commit returned: it must count it.
-      expect((await api.get("/vehicles?per_page=1")).body.meta.total).toBe(inserted);
+    for (const { sql, expected } of steps) {
+      await writer.run(sql);
+      expect(await answer()).toBe(expected);
     }
   } finally {
     racing = false;
     await Promise.all(racers);
     writer.close();
   }
+}
+
+/** 1..n */
+const counting = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+test("the list's total follows each direct SQL insert while other lists keep the network's state read", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const steps = counting(25).map((inserted) => ({ sql: insertSql(network.id, `RACE-${inserted}`), expected: inserted }));
+  await raceWrites(api, "/vehicles", steps, async () => (await api.get("/vehicles?per_page=1")).body.meta.total);
 });
 
 test("the missions' total follows each direct SQL insert while other requests keep it read", async () => {
   const network = await service.network();
   const api = client(service.url, network.apiKey);
-  const writer = directSql();
-  let racing = true;
-  const racers = Array.from({ length: 3 }, async () => {
-    while (racing) expect((await api.get("/statistics/missions/total")).status).toBe(200);
-  });
-  try {
-    for (let inserted = 1; inserted <= 25; inserted++) {
-      await writer.run(`INSERT INTO mission_reports (network_id, title) VALUES (${network.id}, 'race ${inserted}')`);
-      expect((await api.get("/statistics/missions/total")).body.count).toBe(inserted);
-    }
-  } finally {
-    racing = false;
-    await Promise.all(racers);
-    writer.close();
-  }
+  const steps = counting(25).map((inserted) => ({
+    sql: `INSERT INTO mission_reports (network_id, title) VALUES (${network.id}, 'race ${inserted}')`,
+    expected: inserted,
+  }));
+  await raceWrites(api, "/statistics/missions/total", steps, async () => (await api.get("/statistics/missions/total")).body.count);
 });
 
 test("who is on duty follows each direct SQL start and stop while other requests keep it read", async () => {
   const network = await service.network();
   const api = client(service.url, network.apiKey);
   const officers = await Promise.all(Array.from({ length: 12 }, (_, i) => network.officer(`7656119800000${String(i).padStart(4, "0")}`)));
-  const writer = directSql();
-  let racing = true;
-  const racers = Array.from({ length: 3 }, async () => {
-    while (racing) expect((await api.get("/statistics/active-users")).status).toBe(200);
-  });
-  const onDuty = async () => (await api.get("/statistics/active-users")).body.count;
-  try {
-    for (const [started, officer] of officers.entries()) {
-      await writer.run(
-        `INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, '2026-12-02T06:00:00.000+00:00')`,
-      );
-      expect(await onDuty()).toBe(started + 1);
-    }
-    for (const [stopped, officer] of officers.entries()) {
-      await writer.run(`UPDATE dutytime_entries SET ended_at = '2026-12-02T07:00:00.000+00:00' WHERE officer_id = ${officer.id} AND ended_at IS NULL`);
-      expect(await onDuty()).toBe(officers.length - stopped - 1);
-    }
-  } finally {
-    racing = false;
-    await Promise.all(racers);
-    writer.close();
-  }
+  const starts = officers.map((officer, started) => ({
+    sql: `INSERT INTO dutytime_entries (network_id, officer_id, started_at) VALUES (${network.id}, ${officer.id}, '2026-12-02T06:00:00.000+00:00')`,
+    expected: started + 1,
+  }));
+  const stops = officers.map((officer, stopped) => ({
+    sql: `UPDATE dutytime_entries SET ended_at = '2026-12-02T07:00:00.000+00:00' WHERE officer_id = ${officer.id} AND ended_at IS NULL`,
+    expected: officers.length - stopped - 1,
+  }));
+  await raceWrites(api, "/statistics/active-users", [...starts, ...stops], async () => (await api.get("/statistics/active-users")).body.count);
 });
 
 describe("the network's state between commits", () => {

@@ -10,8 +10,8 @@ import { keptPerReadPath, type ReadSql } from "./adapterReads";
 /** An epoch that moves with every commit to the database; null when it cannot tell. */
 export type CommitEpoch = () => number | null;
 
-/** Networks kept at most: a database with more starts over. */
-const maxKeptRows = 100_000;
+/** Networks a process keeps something of at most, per read path: a database with more starts over. */
+export const maxKeptNetworks = 100_000;
 
 /**
  * `readRow` as it is, but for a row read at the current epoch, which answers again. Without an
@@ -31,7 +31,7 @@ export function readBetweenCommits<Row>(readRow: (read: ReadSql, networkId: numb
     const row = await readRow(read, networkId);
     // Not under an epoch another request read since: the row may be older than that one.
     if (kept.epoch === epoch) {
-      if (kept.rows.size >= maxKeptRows) kept.rows.clear();
+      if (kept.rows.size >= maxKeptNetworks) kept.rows.clear();
       kept.rows.set(networkId, row);
     }
     return row;

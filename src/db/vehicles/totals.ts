@@ -4,7 +4,7 @@
 import { cacheCounts } from "../../config/cacheCounts";
 import { Prisma } from "../../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../adapterReads";
-import { readBetweenCommits, type CommitEpoch } from "../betweenCommits";
+import { maxKeptNetworks, readBetweenCommits, type CommitEpoch } from "../betweenCommits";
 import { fixedStatement } from "../fixedStatement";
 import type { SearchFilter, VehicleFilter } from "./pageSql";
 import { SearchTotals } from "./searchTotals";
@@ -27,7 +27,7 @@ class SeenStates {
   private readonly states = new Map<number, NetworkState>();
   see(networkId: number, state: NetworkState): void {
     // One entry per network; a database with more networks than this starts over.
-    if (this.states.size >= 100_000 && !this.states.has(networkId)) this.states.clear();
+    if (this.states.size >= maxKeptNetworks && !this.states.has(networkId)) this.states.clear();
     this.states.set(networkId, state);
   }
   get(networkId: number): NetworkState | undefined {
