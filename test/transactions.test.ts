@@ -12,6 +12,7 @@ import { statementCacheEnabled } from "../src/db/sqlite/adapter";
 import { storedInstant } from "../src/db/storedInstant";
 import { operatorKey } from "../src/context";
 import { startService, testProvider, type TestNetwork, type TestService } from "./support/service";
+import { storeNames } from "../src/db/client";
 
 let service: TestService;
 let network: TestNetwork;
@@ -442,4 +443,18 @@ describe("PostgreSQL: a network's transactions committed in one group", () => {
     await expect(service.db.transaction((write) => write.execute(insertPlate("PCOMMIT-AFTER")), network.id)).resolves.toBe(1);
     expect(await plates("PCOMMIT-")).toEqual(["PCOMMIT-AFTER"]);
   });
+});
+
+test("a transaction has every store of the database, each made once, on the transaction's writes", async () => {
+  expect(storeNames.length).toBeGreaterThan(0);
+  await service.db.inTransaction(async (tx) => {
+    for (const name of storeNames) {
+      expect(service.db[name]).toBeDefined();
+      expect(tx[name]).toBeDefined();
+      // Made for this transaction, and only once in it.
+      expect(tx[name]).not.toBe(service.db[name]);
+      expect(tx[name]).toBe(tx[name]);
+    }
+    expect(Object.keys(tx.vehicles).sort()).toEqual(Object.keys(service.db.vehicles).sort());
+  }, network.id);
 });

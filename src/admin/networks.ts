@@ -2,7 +2,7 @@
 import type { Database, Prisma } from "../db/client";
 import { Prisma as Sql } from "../generated/prisma/client";
 import { announceCommitted, changeWithEvents, changesBetween } from "../events/record";
-import type { StoredEvent } from "../db/store";
+import type { AppendedEvent } from "../db/store";
 import { firstKeyScopes } from "../model/scopes";
 import { createKey, generateApiKey, isValidAt, regenerateKey } from "../resolvers/apiKeys";
 import { checkScopes } from "../resolvers/keyInput";
@@ -34,7 +34,7 @@ export async function createNetwork(
   const scopes = checkScopes(check, options.scopes ?? firstKeyScopes);
   check.throwIfInvalid();
   const issued = generateApiKey();
-  const committed: StoredEvent[] = [];
+  const committed: AppendedEvent[] = [];
   const created = await db.inTransaction(async (tx) => {
     const [row] = await tx.write.returning<NetworkRow>(Sql.sql`
       INSERT INTO networks (name, identifier_type, key_grace_seconds, created_at)

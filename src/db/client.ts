@@ -100,19 +100,59 @@ interface Paths {
   commitEpoch?: CommitEpoch;
 }
 
-/** The stores of a database: the vehicles' are each database's own, the others' SQL is shared. */
-function storesOf({ read, write, transaction, provider, commitEpoch }: Paths): Stores {
-  return {
-    vehicles: provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write, commitEpoch),
-    dutytime: dutytimeStore(read, write, provider, commitEpoch),
-    officers: officerStore(read, write),
-    records: recordStore(write),
-    recordCounts: recordCountStore(read, commitEpoch),
-    recordTrends: recordTrendStore(read),
-    apiKeys: apiKeyStore(read, write, transaction, provider),
-    events: eventStore(read, write, provider),
-    webhooks: webhookStore(read, write, provider),
-  };
+/** How each store of a database is made from its paths: the vehicles' are each database's own, the others' SQL is shared. */
+const storeMakers: { [Name in keyof Stores]: (paths: Paths) => Stores[Name] } = {
+  vehicles: ({ read, write, provider, commitEpoch }) =>
+    provider === "postgresql" ? postgresVehicleStore(read, write) : sqliteVehicleStore(read, write, commitEpoch),
+  dutytime: ({ read, write, provider, commitEpoch }) => dutytimeStore(read, write, provider, commitEpoch),
+  officers: ({ read, write }) => officerStore(read, write),
+  records: ({ write }) => recordStore(write),
+  recordCounts: ({ read, commitEpoch }) => recordCountStore(read, commitEpoch),
+  recordTrends: ({ read }) => recordTrendStore(read),
+  apiKeys: ({ read, write, transaction, provider }) => apiKeyStore(read, write, transaction, provider),
+  events: ({ read, write, provider }) => eventStore(read, write, provider),
+  webhooks: ({ read, write, provider }) => webhookStore(read, write, provider),
+};
+
+/** The stores every database and transaction has. */
+export const storeNames = Object.keys(storeMakers) as (keyof Stores)[];
+
+/** Every store of a database, made now. */
+function storesOf(paths: Paths): Stores {
+  return Object.fromEntries(storeNames.map((name) => [name, storeMakers[name](paths)])) as unknown as Stores;
+}
+
+// The class's getters (below) are the stores: the interface says so to the type checker.
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type
+interface TransactionStoresOf extends Stores {}
+/**
+ * A transaction's stores and its writes. Each store is made when the work first asks for it: its
+ * writes are the transaction's, so a store is made for each transaction, and a work uses one or
+ * two of the nine (making all of them cost a toggle a twentieth of its CPU: docs/performance.md).
+ */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+class TransactionStoresOf {
+  readonly #paths: Paths;
+  readonly #made: Partial<Stores> = {};
+  constructor(paths: Paths) {
+    this.#paths = paths;
+  }
+  get write(): WriteSql {
+    return this.#paths.write;
+  }
+  /** The store `name`, made on the first call. */
+  store<Name extends keyof Stores>(name: Name): Stores[Name] {
+    return (this.#made[name] ??= storeMakers[name](this.#paths));
+  }
+}
+
+// One getter per store, from the one table of store makers.
+for (const name of storeNames) {
+  Object.defineProperty(TransactionStoresOf.prototype, name, {
+    get(this: TransactionStoresOf) {
+      return this.store(name);
+    },
+  });
 }
 
 /**
@@ -127,7 +167,12 @@ export function overPaths(db: Database, paths: { read?: ReadSql; write?: WriteSq
 /** Transactions whose stores are those of `paths` on the transaction's connection. */
 function storesInTransactions(paths: Paths): Database["inTransaction"] {
   return (work, networkId, shape) =>
-    paths.transaction((write, turn) => work({ ...storesOf({ ...paths, write, transaction: joined(write), commitEpoch: undefined }), write }, turn), networkId, shape);
+    paths.transaction(
+      (write, turn) =>
+        work(new TransactionStoresOf({ ...paths, write, transaction: joined(write), commitEpoch: undefined }), turn),
+      networkId,
+      shape,
+    );
 }
 
 export async function openDatabase(

@@ -5,7 +5,7 @@ import type { DatabaseProvider } from "../config/database";
 import type { ReadSql } from "./adapterReads";
 import type { WriteSql } from "./adapterWrites";
 import { fixedStatement } from "./fixedStatement";
-import type { EventFilter, EventStore, NewEvent, StoredEvent } from "./store";
+import type { AppendedEvent, EventFilter, EventStore, NewEvent, StoredEvent } from "./store";
 import { storedInstant } from "./storedInstant";
 import type { EventType, SubjectType } from "../model/eventTypes";
 
@@ -76,7 +76,7 @@ const appendStatement = {
  * - SQLite (one writer at a time): the event takes the row's sequence + 1, and a trigger raises
  *   the row to it (migration *_event_log).
  */
-async function append(write: WriteSql, provider: DatabaseProvider, event: NewEvent): Promise<StoredEvent> {
+async function append(write: WriteSql, provider: DatabaseProvider, event: NewEvent): Promise<AppendedEvent> {
   const { actor, subject } = event;
   const statement = appendStatement[provider](
     event.networkId,
@@ -87,11 +87,11 @@ async function append(write: WriteSql, provider: DatabaseProvider, event: NewEve
     actor.keyName,
     subject.type,
     subject.id,
-    JSON.stringify(event.data),
+    event.dataJson,
   );
   const [row] = await write.returning<{ sequence: number | string }>(statement);
   if (row === undefined) throw new Error(`no network ${event.networkId} to record an event in`);
-  return { ...event, sequence: Number(row.sequence) };
+  return { networkId: event.networkId, sequence: Number(row.sequence) };
 }
 
 function filterWhere(networkId: number, filter: EventFilter): Prisma.Sql {

@@ -305,18 +305,31 @@ export interface EventActor {
   keyName: string | null;
 }
 
-/** An event to record (src/events/record.ts); its sequence is given when it is written. */
-export interface NewEvent {
+/** What an event is, recorded or read. */
+interface EventHead {
   networkId: number;
   type: EventType;
   occurredAt: Date;
   actor: EventActor;
   subject: { type: SubjectType; id: string };
-  data: Record<string, unknown>;
 }
 
-export interface StoredEvent extends NewEvent {
+/**
+ * An event to record (src/events/record.ts): its data as the JSON text it is stored in, made when
+ * the event is recorded. Its sequence is given when it is written.
+ */
+export interface NewEvent extends EventHead {
+  dataJson: string;
+}
+
+/** Where a written event stands: its network's sequence, for this process's subscribers (src/db/eventNotices.ts). */
+export interface AppendedEvent {
+  networkId: number;
   sequence: number;
+}
+
+export interface StoredEvent extends EventHead, AppendedEvent {
+  data: Record<string, unknown>;
 }
 
 /** Which of a network's events a read wants; null: any. */
@@ -337,7 +350,7 @@ export interface EventFilter {
 
 export interface EventStore {
   /** Writes the event under the network's next sequence: only inside the change's transaction. */
-  append(event: NewEvent): Promise<StoredEvent>;
+  append(event: NewEvent): Promise<AppendedEvent>;
   /** Up to `limit` of the network's events that pass the filter, newest or oldest first. */
   page(networkId: number, filter: EventFilter, window: { limit: number; order: "newest" | "oldest" }): Promise<StoredEvent[]>;
   /** The sequence of each network's last event (0: none yet). */

@@ -4,7 +4,7 @@
 // nothing records nothing: the rule simply records no event. No route or resolver builds an event.
 import type { Database, TransactionStores } from "../db/client";
 import { issued, turnCome, type WorkShape } from "../db/transactions";
-import type { EventActor, NewEvent, StoredEvent } from "../db/store";
+import type { AppendedEvent, EventActor, NewEvent } from "../db/store";
 import type { KeyScope } from "../context";
 import { eventTypes, type EventType } from "../model/eventTypes";
 
@@ -18,7 +18,7 @@ export interface ChangeScope {
    * A transaction the caller holds already (a network made with its first key): the change joins
    * it, and its events are added to `committed`, for the caller to announce after its commit.
    */
-  within?: { tx: TransactionStores; committed: StoredEvent[] };
+  within?: { tx: TransactionStores; committed: AppendedEvent[] };
 }
 
 /** The service itself: the auto-stop rule. */
@@ -51,17 +51,18 @@ export async function changeWithEvents<T>(
   actor: EventActor = actorOf(scope.key),
   shape?: WorkShape,
 ): Promise<T> {
-  const eventOf = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }) => ({
+  const eventOf = (type: EventType, subjectId: string | number, data: { [field: string]: unknown }): NewEvent => ({
     networkId: scope.network.id,
     type,
     occurredAt: scope.now(),
     actor,
     subject: { type: eventTypes[type].subject, id: String(subjectId) },
-    data: jsonData(data),
+    // Made now: what the data holds may change before the event is written.
+    dataJson: JSON.stringify(data),
   });
   // The events are the run's own: a grouped work may run again (src/db/transactions.ts).
   const run = async (tx: TransactionStores, turn: Promise<void>) => {
-    const appended: Promise<StoredEvent>[] = [];
+    const appended: Promise<AppendedEvent>[] = [];
     const append = (event: NewEvent) => {
       const appending = tx.events.append(event);
       issued(appending);
@@ -95,13 +96,8 @@ export const changeInOneStatement = <T>(scope: ChangeScope, change: (tx: Transac
   changeWithEvents(scope, change, actorOf(scope.key), { oneStatement: true });
 
 /** Tells this process's subscribers of events just committed (other processes learn through the database). */
-export function announceCommitted(db: Database, events: readonly StoredEvent[]): void {
+export function announceCommitted(db: Database, events: readonly AppendedEvent[]): void {
   for (const event of events) db.eventNotices.committedHere(event.networkId, event.sequence);
-}
-
-/** Data as its JSON will read it back (instants as ISO text), so a stored and a live event are alike. */
-function jsonData(data: { [field: string]: unknown }): { [field: string]: unknown } {
-  return JSON.parse(JSON.stringify(data)) as { [field: string]: unknown };
 }
 
 /** `changes` of an update: each field whose value differs, `from` and `to`; empty: nothing changed. */
