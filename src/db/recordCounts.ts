@@ -42,24 +42,21 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
   const keptTotal = fixedStatement((networkId: number) => Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`);
   // On the networks row: read again only after a commit, where an epoch is given (./betweenCommits.ts).
   const keptTotalOf = readBetweenCommits(async (from, networkId) => count(await from.byKey(keptTotal(networkId))));
+  const createdSinceOf = fixedStatement(
+    (networkId: number, since: Date, wholeHours: Date) => Prisma.sql`
+      SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
+                       WHERE network_id = ${networkId} AND table_name IN (${Prisma.join(tables)}) AND hour >= ${wholeHours}), 0)
+           + ${Prisma.join(
+             tables.map(
+               (table) => Prisma.sql`(SELECT COUNT(*) FROM ${Prisma.raw(`"${table}"`)}
+                                     WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
+             ),
+             " + ",
+           )} AS total`,
+  );
   return {
     total: (networkId) => keptTotalOf(read, networkId, commitEpoch),
-    createdSince: async (networkId, since) => {
-      const wholeHours = nextWholeHour(since);
-      const partialHour = Prisma.join(
-        tables.map(
-          (table) => Prisma.sql`(SELECT COUNT(*) FROM ${Prisma.raw(`"${table}"`)}
-                                WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
-        ),
-        " + ",
-      );
-      return count(
-        await read.first(Prisma.sql`
-          SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
-                           WHERE network_id = ${networkId} AND table_name IN (${Prisma.join(tables)}) AND hour >= ${wholeHours}), 0)
-               + ${partialHour} AS total`),
-      );
-    },
+    createdSince: async (networkId, since) => count(await read.first(createdSinceOf(networkId, since, nextWholeHour(since)))),
   };
 }
 
