@@ -9,6 +9,7 @@ import { knownVehicleTotal } from "../src/db/vehicles/totals";
 import type { CommitEpoch } from "../src/db/betweenCommits";
 import { countingReads } from "./support/countingReads";
 import { sqliteFilePath } from "../src/db/sqlite/filePath";
+import { recordCountStore } from "../src/db/recordCounts";
 
 let service: TestService;
 beforeAll(async () => {
@@ -81,6 +82,43 @@ test("the missions' total follows each direct SQL insert while other requests ke
   await raceWrites(api, "/statistics/missions/total", steps, async () => (await api.get("/statistics/missions/total")).body.count);
 });
 
+/** An instant as the service stores it. */
+const storedText = (instant: Date) => instant.toISOString().replace("Z", "+00:00");
+
+test("the missions of the last 7 days follow each direct SQL insert while other requests keep them read", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const steps = counting(25).map((inserted) => ({
+    sql: `INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'race ${inserted}', '${storedText(new Date())}')`,
+    expected: inserted,
+  }));
+  await raceWrites(api, "/statistics/missions/last-7-days", steps, async () => (await api.get("/statistics/missions/last-7-days")).body.count);
+});
+
+test("a record leaves the last 7 days when the clock passes it, with no commit between", async () => {
+  const network = await service.network();
+  const api = client(service.url, network.apiKey);
+  const now = new Date("2026-11-27T12:00:00.000Z");
+  const week = 7 * 24 * 60 * 60 * 1000;
+  const writer = directSql();
+  try {
+    await writer.run(`INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'leaving', '${storedText(new Date(now.getTime() - week + 1000))}')`);
+    await writer.run(`INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'staying', '${storedText(now)}')`);
+  } finally {
+    writer.close();
+  }
+  try {
+    service.clock.set(now);
+    expect((await api.get("/statistics/missions/last-7-days")).body.count).toBe(2);
+    service.clock.set(new Date(now.getTime() + 1000));
+    expect((await api.get("/statistics/missions/last-7-days")).body.count).toBe(2);
+    service.clock.set(new Date(now.getTime() + 1001));
+    expect((await api.get("/statistics/missions/last-7-days")).body.count).toBe(1);
+  } finally {
+    service.clock.reset();
+  }
+});
+
 test("who is on duty follows each direct SQL start and stop while other requests keep it read", async () => {
   const network = await service.network();
   const api = client(service.url, network.apiKey);
@@ -97,6 +135,53 @@ test("who is on duty follows each direct SQL start and stop while other requests
 });
 
 describe("the network's state between commits", () => {
+  const sqliteOnly = testProvider === "sqlite" ? test : test.skip;
+
+  // Only SQLite gives the stores an epoch (src/db/client.ts); its kept window is compared as its text.
+  sqliteOnly("a count of the last 7 days is kept while no record's creation time falls out of its window", async () => {
+    const network = await service.network();
+    const hour = 60 * 60 * 1000;
+    const start = new Date("2026-11-20T12:00:00.000Z");
+    const writer = directSql();
+    try {
+      for (const [table, created] of [
+        ["mission_reports", start.getTime() + hour],
+        ["patient_files", start.getTime() + 2 * hour],
+        ["offender_files", start.getTime() + 3 * hour],
+        ["mission_reports", start.getTime() + 5 * 24 * hour],
+      ] as const) {
+        const name = table === "mission_reports" ? "title" : table === "patient_files" ? "patient_name" : "offender_name";
+        await writer.run(`INSERT INTO ${table} (network_id, ${name}, created_at) VALUES (${network.id}, 'kept', '${storedText(new Date(created))}')`);
+      }
+    } finally {
+      writer.close();
+    }
+    const { read, statementsOf } = countingReads(service.db.read);
+    const counts = recordCountStore(read, () => 1);
+    /** The count from `offset` ms after the start, and how many statements it took. */
+    const since = async (kind: "missions" | "files", offset: number) => {
+      let count = -1;
+      const { statements } = await statementsOf(async () => {
+        count = await counts.createdSince(network.id, kind, new Date(start.getTime() + offset));
+      });
+      return { count, statements: statements.length };
+    };
+    expect(await since("missions", 0)).toEqual({ count: 2, statements: 1 });
+    expect(await since("missions", hour / 2)).toEqual({ count: 2, statements: 0 });
+    // A record created at the window's start is in it.
+    expect(await since("missions", hour)).toEqual({ count: 2, statements: 0 });
+    expect(await since("missions", hour + 1)).toEqual({ count: 1, statements: 1 });
+    // A window that starts earlier again (the clock went back) is read again.
+    expect(await since("missions", 0)).toEqual({ count: 2, statements: 1 });
+    // The files: two tables, each one's oldest record bounds the window.
+    expect(await since("files", 0)).toEqual({ count: 2, statements: 1 });
+    expect(await since("files", 2 * hour)).toEqual({ count: 2, statements: 0 });
+    expect(await since("files", 2 * hour + 1)).toEqual({ count: 1, statements: 1 });
+    expect(await since("files", 3 * hour)).toEqual({ count: 1, statements: 0 });
+    expect(await since("files", 3 * hour + 1)).toEqual({ count: 0, statements: 1 });
+    expect(await since("files", 10 * 24 * hour)).toEqual({ count: 0, statements: 0 });
+  });
+
   const filter = (networkId: number) => ({ networkId, needle: null });
 
   test("is read once per epoch, again when the epoch changes, and every time without one", async () => {

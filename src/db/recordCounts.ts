@@ -4,6 +4,7 @@ import { Prisma } from "../generated/prisma/client";
 import type { ReadSql } from "./adapterReads";
 import { readBetweenCommits, type CommitEpoch } from "./betweenCommits";
 import { fixedStatement } from "./fixedStatement";
+import { adapterBound } from "./sqlite/libsqlValues";
 import type { RecordCountStore, RecordKind } from "./store";
 
 /** Tables of countable records, counted together: their total, and their records created at or after an instant. */
@@ -35,6 +36,8 @@ export const nextWholeHour = (instant: Date) => new Date(Math.ceil(instant.getTi
  * from the next whole hour on (migration *_record_hour_counts), plus the records of the partial
  * hour before it: at most ~170 kept rows per table and an hour's records, however many records
  * the window holds. `created_at >= since` never matches a null (unknown) creation time: rule 3.
+ * Between commits (./betweenCommits.ts) a window's count answers for a later start too, up to
+ * the oldest creation time in it: the same statement reads that time with the count.
  */
 function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEpoch | undefined): CountSource {
   const kept = Prisma.raw(tables.map((table) => `"${countColumnOf[table]}"`).join(" + "));
@@ -52,12 +55,47 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
                                      WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
              ),
              " + ",
-           )} AS total`,
+           )} AS total, ${Prisma.join(
+             tables.map(
+               (table, at) => Prisma.sql`(SELECT MIN(created_at) FROM ${Prisma.raw(`"${table}"`)}
+                                          WHERE network_id = ${networkId} AND created_at >= ${since}) AS ${Prisma.raw(`oldest_${at}`)}`,
+             ),
+           )}`,
+  );
+  const windowOf = readBetweenCommits(
+    async (from, networkId, since: Date): Promise<WindowCount> => {
+      const row = await from.first<Record<string, unknown>>(createdSinceOf(networkId, since, nextWholeHour(since)));
+      const oldest = tables.map((_, at) => row?.[`oldest_${at}`]).filter((value) => value !== null && value !== undefined);
+      return { since: adapterBound(since), count: count(row as { total: number | string } | undefined), oldest };
+    },
+    windowHolds,
   );
   return {
     total: (networkId) => keptTotalOf(read, networkId, commitEpoch),
-    createdSince: async (networkId, since) => count(await read.first(createdSinceOf(networkId, since, nextWholeHour(since)))),
+    createdSince: async (networkId, since) => (await windowOf(read, networkId, commitEpoch, since)).count,
   };
+}
+
+/**
+ * The records created at or after `since` (as the statement bound it), and each table's oldest
+ * creation time among them (tables without one left out), for the count's own window only.
+ */
+interface WindowCount {
+  since: unknown;
+  count: number;
+  oldest: unknown[];
+}
+
+/**
+ * Whether a window's count is still the count from `since` on: a later start that no record's
+ * creation time falls before. Compared as SQLite compares what its statement bound, as text
+ * (src/db/sqlite/libsqlValues.ts): only SQLite keeps counts between commits (./betweenCommits.ts),
+ * and any value that is not text (a driver's Date) holds for nothing, so it is read again.
+ */
+function windowHolds(window: WindowCount, since: Date): boolean {
+  const bound = adapterBound(since);
+  if (typeof bound !== "string" || typeof window.since !== "string" || bound < window.since) return false;
+  return window.oldest.every((oldest) => typeof oldest === "string" && bound <= oldest);
 }
 
 /** `commitEpoch`: every commit's (SQLite: ./sqlite/commits.ts), for the kept totals between commits. */
