@@ -31,6 +31,15 @@ const insertSql = (networkId: number, plate: string) =>
   `INSERT INTO vehicles (network_id, plate, search_text, created_at, updated_at)
    VALUES (${networkId}, '${plate}', '${plate.toLowerCase()}', '2026-12-02T06:00:00.000+00:00', '2026-12-02T06:00:00.000+00:00')`;
 
+/** An instant as the service stores it. */
+const storedText = (instant: Date) => instant.toISOString().replace("Z", "+00:00");
+
+/** A mission report inserted by direct SQL, its creation time unknown (null) or `createdAt`. */
+const missionSql = (networkId: number, title: string, createdAt?: Date) =>
+  createdAt === undefined
+    ? `INSERT INTO mission_reports (network_id, title) VALUES (${networkId}, '${title}')`
+    : `INSERT INTO mission_reports (network_id, title, created_at) VALUES (${networkId}, '${title}', '${storedText(createdAt)}')`;
+
 type Api = ReturnType<typeof client>;
 
 /** A direct SQL write and what the checked answer must be once it returned. */
@@ -76,20 +85,17 @@ test("the missions' total follows each direct SQL insert while other requests ke
   const network = await service.network();
   const api = client(service.url, network.apiKey);
   const steps = counting(25).map((inserted) => ({
-    sql: `INSERT INTO mission_reports (network_id, title) VALUES (${network.id}, 'race ${inserted}')`,
+    sql: missionSql(network.id, `race ${inserted}`),
     expected: inserted,
   }));
   await raceWrites(api, "/statistics/missions/total", steps, async () => (await api.get("/statistics/missions/total")).body.count);
 });
 
-/** An instant as the service stores it. */
-const storedText = (instant: Date) => instant.toISOString().replace("Z", "+00:00");
-
 test("the missions of the last 7 days follow each direct SQL insert while other requests keep them read", async () => {
   const network = await service.network();
   const api = client(service.url, network.apiKey);
   const steps = counting(25).map((inserted) => ({
-    sql: `INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'race ${inserted}', '${storedText(new Date())}')`,
+    sql: missionSql(network.id, `race ${inserted}`, new Date()),
     expected: inserted,
   }));
   await raceWrites(api, "/statistics/missions/last-7-days", steps, async () => (await api.get("/statistics/missions/last-7-days")).body.count);
@@ -102,8 +108,8 @@ test("a record leaves the last 7 days when the clock passes it, with no commit b
   const week = 7 * 24 * 60 * 60 * 1000;
   const writer = directSql();
   try {
-    await writer.run(`INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'leaving', '${storedText(new Date(now.getTime() - week + 1000))}')`);
-    await writer.run(`INSERT INTO mission_reports (network_id, title, created_at) VALUES (${network.id}, 'staying', '${storedText(now)}')`);
+    await writer.run(missionSql(network.id, "leaving", new Date(now.getTime() - week + 1000)));
+    await writer.run(missionSql(network.id, "staying", now));
   } finally {
     writer.close();
   }
@@ -142,20 +148,14 @@ describe("the network's state between commits", () => {
     const network = await service.network();
     const hour = 60 * 60 * 1000;
     const start = new Date("2026-11-20T12:00:00.000Z");
-    const writer = directSql();
-    try {
-      for (const [table, created] of [
-        ["mission_reports", start.getTime() + hour],
-        ["patient_files", start.getTime() + 2 * hour],
-        ["offender_files", start.getTime() + 3 * hour],
-        ["mission_reports", start.getTime() + 5 * 24 * hour],
-      ] as const) {
-        const name = table === "mission_reports" ? "title" : table === "patient_files" ? "patient_name" : "offender_name";
-        await writer.run(`INSERT INTO ${table} (network_id, ${name}, created_at) VALUES (${network.id}, 'kept', '${storedText(new Date(created))}')`);
-      }
-    } finally {
-      writer.close();
-    }
+    // Through the records' store, whose own columns and instants they are; the epoch below is fixed anyway.
+    const at = (offset: number) => new Date(start.getTime() + offset);
+    await service.db.inTransaction(async (tx) => {
+      await tx.records.addMissionReport({ networkId: network.id, title: "kept", createdAt: at(hour) });
+      await tx.records.addPatientFile({ networkId: network.id, patientName: "kept", createdAt: at(2 * hour) });
+      await tx.records.addOffenderFile({ networkId: network.id, offenderName: "kept", createdAt: at(3 * hour) });
+      await tx.records.addMissionReport({ networkId: network.id, title: "kept", createdAt: at(5 * 24 * hour) });
+    }, network.id);
     const { read, statementsOf } = countingReads(service.db.read);
     const counts = recordCountStore(read, () => 1);
     /** The count from `offset` ms after the start, and how many statements it took. */

@@ -128,7 +128,7 @@ interface TransactionStoresOf extends Stores {}
 /**
  * A transaction's stores and its writes. Each store is made when the work first asks for it: its
  * writes are the transaction's, so a store is made for each transaction, and a work uses one or
- * two of the nine (making all of them cost a toggle a twentieth of its CPU: docs/performance.md).
+ * two of the nine (what making all of them cost a toggle: docs/performance.md).
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 class TransactionStoresOf {

@@ -12,7 +12,7 @@ import type { ForwardedSchemeOf } from "./forwardedScheme";
  * `:` and a percent-escape as written (an identifier such as `steam%3A110000...`), but reads
  * `%2e` as a dot, so that escape is left to the URL parser (test/plainPath.test.ts).
  */
-export const plainPath = /^\/(?:[\w~/:-]|%(?![2][eE])[0-9A-Fa-f]{2})*$/;
+export const plainPath = /^\/(?:[\w~/:-]|%(?!2[eE])[0-9A-Fa-f]{2})*$/;
 
 /** Host and port the client addressed; an HTTP/1.0 request may leave out Host (node refuses 1.1 without it). */
 function hostOf(request: IncomingMessage): string {
