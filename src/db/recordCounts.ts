@@ -45,6 +45,17 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
   const keptTotal = fixedStatement((networkId: number) => Prisma.sql`SELECT ${kept} AS total FROM networks WHERE id = ${networkId}`);
   // On the networks row: read again only after a commit, where an epoch is given (./betweenCommits.ts).
   const keptTotalOf = readBetweenCommits(async (from, networkId) => count(await from.byKey(keptTotal(networkId))));
+  // Each table's oldest creation time in the window, only where a window can be kept (an epoch
+  // given): without one the count is read every time, and the lookups would be for nothing.
+  const oldestColumns = (networkId: number, since: Date) =>
+    commitEpoch === undefined
+      ? Prisma.empty
+      : Prisma.sql`, ${Prisma.join(
+          tables.map(
+            (table, at) => Prisma.sql`(SELECT MIN(created_at) FROM ${Prisma.raw(`"${table}"`)}
+                                       WHERE network_id = ${networkId} AND created_at >= ${since}) AS ${Prisma.raw(`oldest_${at}`)}`,
+          ),
+        )}`;
   const createdSinceOf = fixedStatement(
     (networkId: number, since: Date, wholeHours: Date) => Prisma.sql`
       SELECT COALESCE((SELECT SUM(count) FROM record_hour_counts
@@ -55,12 +66,7 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
                                      WHERE network_id = ${networkId} AND created_at >= ${since} AND created_at < ${wholeHours})`,
              ),
              " + ",
-           )} AS total, ${Prisma.join(
-             tables.map(
-               (table, at) => Prisma.sql`(SELECT MIN(created_at) FROM ${Prisma.raw(`"${table}"`)}
-                                          WHERE network_id = ${networkId} AND created_at >= ${since}) AS ${Prisma.raw(`oldest_${at}`)}`,
-             ),
-           )}`,
+           )} AS total${oldestColumns(networkId, since)}`,
   );
   const windowOf = readBetweenCommits(
     async (from, networkId, since: Date): Promise<WindowCount> => {
