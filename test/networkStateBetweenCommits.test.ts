@@ -182,6 +182,29 @@ describe("the network's state between commits", () => {
     expect(await since("files", 10 * 24 * hour)).toEqual({ count: 0, statements: 0 });
   });
 
+  // PostgreSQL and a transaction give no epoch: nothing is kept, so the statement reads no oldest times.
+  test("without an epoch a count of the last 7 days is read every time, without the oldest creation times", async () => {
+    const network = await service.network();
+    const start = new Date("2026-11-20T12:00:00.000Z");
+    await service.db.inTransaction(async (tx) => {
+      await tx.records.addMissionReport({ networkId: network.id, title: "counted", createdAt: new Date(start.getTime() + 1) });
+    }, network.id);
+    const { read, statementsOf } = countingReads(service.db.read);
+    const counts = recordCountStore(read);
+    for (let time = 0; time < 2; time++) {
+      let count = -1;
+      const { statements } = await statementsOf(async () => {
+        count = await counts.createdSince(network.id, "missions", start);
+      });
+      expect(count).toBe(1);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).not.toMatch(/MIN\(created_at\)/i);
+    }
+    // With an epoch the same count reads them, for the window it keeps.
+    const { statements } = await statementsOf(() => recordCountStore(read, () => 1).createdSince(network.id, "missions", start));
+    expect(statements[0]).toMatch(/MIN\(created_at\)/i);
+  });
+
   const filter = (networkId: number) => ({ networkId, needle: null });
 
   test("is read once per epoch, again when the epoch changes, and every time without one", async () => {
