@@ -160,10 +160,7 @@ describe("the network's state between commits", () => {
     const counts = recordCountStore(read, () => 1);
     /** The count from `offset` ms after the start, and how many statements it took. */
     const since = async (kind: "missions" | "files", offset: number) => {
-      let count = -1;
-      const { statements } = await statementsOf(async () => {
-        count = await counts.createdSince(network.id, kind, new Date(start.getTime() + offset));
-      });
+      const { result: count, statements } = await statementsOf(() => counts.createdSince(network.id, kind, new Date(start.getTime() + offset)));
       return { count, statements: statements.length };
     };
     expect(await since("missions", 0)).toEqual({ count: 2, statements: 1 });
@@ -192,10 +189,7 @@ describe("the network's state between commits", () => {
     const { read, statementsOf } = countingReads(service.db.read);
     const counts = recordCountStore(read);
     for (let time = 0; time < 2; time++) {
-      let count = -1;
-      const { statements } = await statementsOf(async () => {
-        count = await counts.createdSince(network.id, "missions", start);
-      });
+      const { result: count, statements } = await statementsOf(() => counts.createdSince(network.id, "missions", start));
       expect(count).toBe(1);
       expect(statements).toHaveLength(1);
       expect(statements[0]).not.toMatch(/MIN\(created_at\)/i);

@@ -47,13 +47,14 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
   const keptTotalOf = readBetweenCommits(async (from, networkId) => count(await from.byKey(keptTotal(networkId))));
   // Each table's oldest creation time in the window, only where a window can be kept (an epoch
   // given): without one the count is read every time, and the lookups would be for nothing.
+  const oldestColumn = (at: number) => `oldest_${at}`;
   const oldestColumns = (networkId: number, since: Date) =>
     commitEpoch === undefined
       ? Prisma.empty
       : Prisma.sql`, ${Prisma.join(
           tables.map(
             (table, at) => Prisma.sql`(SELECT MIN(created_at) FROM ${Prisma.raw(`"${table}"`)}
-                                       WHERE network_id = ${networkId} AND created_at >= ${since}) AS ${Prisma.raw(`oldest_${at}`)}`,
+                                       WHERE network_id = ${networkId} AND created_at >= ${since}) AS ${Prisma.raw(oldestColumn(at))}`,
           ),
         )}`;
   const createdSinceOf = fixedStatement(
@@ -71,7 +72,7 @@ function countSource(read: ReadSql, tables: RecordTable[], commitEpoch: CommitEp
   const windowOf = readBetweenCommits(
     async (from, networkId, since: Date): Promise<WindowCount> => {
       const row = await from.first<Record<string, unknown>>(createdSinceOf(networkId, since, nextWholeHour(since)));
-      const oldest = tables.map((_, at) => row?.[`oldest_${at}`]).filter((value) => value !== null && value !== undefined);
+      const oldest = tables.map((_, at) => row?.[oldestColumn(at)]).filter((value) => value !== null && value !== undefined);
       return { since: adapterBound(since), count: count(row as { total: number | string } | undefined), oldest };
     },
     windowHolds,
