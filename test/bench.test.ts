@@ -11,7 +11,7 @@ import { removeCreatedVehicles, serverSettings } from "../bench/lib/databases";
 import { startService } from "./support/service";
 import { client } from "./support/http";
 import { repoRoot } from "./support/process";
-import { benchOwner, newRangeScenario, scenariosNamed, type Scenario } from "../bench/load/scenarios";
+import { benchOwner, newRangeScenario, scenarios, scenariosNamed, type Scenario } from "../bench/load/scenarios";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { measure, percentile } from "../bench/load/measure";
@@ -277,6 +277,60 @@ withoutDatabase("a server is warmed up for its seconds and on until it has answe
     expect(capped.seconds).toBeLessThan(maxWarmupFactor + 1.5);
   } finally {
     await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+withoutDatabase("a scenario of distinct requests is warmed up on its warm-up requests only, and without them not at all", async () => {
+  const paths: string[] = [];
+  const server = http.createServer((request, response) => {
+    paths.push(request.url!);
+    response.end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  /** The paths asked before the first slice waits for quiet (the warm-up), and after it (the slices). */
+  const run = async (request: Parameters<typeof measureSideBySide>[0][number]["request"]) => {
+    paths.length = 0;
+    let warmedUp: string[] | null = null;
+    const quiet = { wait: async () => void (warmedUp ??= [...paths]), close: async () => undefined };
+    const settings = { connections: 2, durationSeconds: 1, rounds: 1, warmupSeconds: 0.5, warmupRequests: 0 };
+    await measureSideBySide([{ name: "server", url, request }], "key", settings, quiet);
+    return { warmup: warmedUp!, measured: paths.slice(warmedUp!.length) };
+  };
+  try {
+    const measuredPath = (i: number) => `/measured/${i}`;
+    const warmed = await run({ method: "GET", path: measuredPath, distinct: 50, warmup: { method: "GET", path: (i) => `/warmup/${i}` } });
+    expect(warmed.warmup.length).toBeGreaterThan(0);
+    expect(warmed.warmup.every((asked) => asked.startsWith("/warmup/"))).toBe(true);
+    // The slices ask their own paths (a warm-up's last answers may still arrive as they start).
+    const measured = warmed.measured.filter((asked) => !asked.startsWith("/warmup/"));
+    expect(measured.length).toBeGreaterThan(0);
+    expect(measured.every((asked) => asked.startsWith("/measured/"))).toBe(true);
+    const unwarmed = await run({ method: "GET", path: measuredPath, distinct: 50 });
+    expect(unwarmed.warmup).toEqual([]);
+    expect(unwarmed.measured.length).toBeGreaterThan(0);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test("every scenario's warm-up requests repeat none of its measured ones", () => {
+  const key = (networkId: number) => ({ networkId, vehicles: 10, apiKey: `key-${networkId}`, officers: ["1"] });
+  const fixture = {
+    keys: { largest: key(1), reference: key(2), small: key(3), history10x: key(4) },
+    vehicleIds: { largest: [1, 2], reference: [3], small: [4] },
+    searchTerm: "Max",
+    reportsUntil: new Date("2026-12-01T00:00:00Z"),
+  };
+  const warmed = scenarios(fixture).flatMap((scenario) =>
+    Object.values(scenario.requests).flatMap((request) => (request?.distinct && request.warmup ? [{ scenario, request, warmup: request.warmup }] : [])),
+  );
+  // The new ranges of the largest network and of history10x, for the service and the floor.
+  expect(warmed.length).toBeGreaterThanOrEqual(6);
+  for (const { request, warmup } of warmed) {
+    const measured = new Set(Array.from({ length: request.distinct! }, (_, i) => request.path(i)));
+    // A warm-up goes on to 10,000 answers by default; more than that is checked.
+    for (let i = 0; i < 20_000; i++) expect(measured.has(warmup.path(i))).toBe(false);
   }
 });
 

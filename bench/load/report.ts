@@ -147,7 +147,7 @@ export function markdown(run: BenchResults): string {
   const header = [
     `# Benchmark: ${run.database}, ${run.size} data set`,
     "",
-    `${measuredOn(run.server)}; ${slicing(run)}. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast; it is not warmed up).`,
+    `${measuredOn(run.server)}; ${slicing(run)}. "New term each request" sends each server at most its ${newTerms.toLocaleString("en-US")} terms, so none repeats (its slices end early when a server is fast; it is not warmed up). "New range each request" is warmed up on ranges ending a week before the measured ones.`,
     "",
     "req/s, p50 and p99 latency in ms.",
     "",

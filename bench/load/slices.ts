@@ -80,11 +80,12 @@ export async function measureSideBySide<Name extends string>(
   { connections, durationSeconds, rounds, warmupSeconds, warmupRequests }: SliceSettings,
   quiet: Quiet,
 ): Promise<Map<Name, Measurement>> {
-  // A scenario of distinct requests is not warmed (its requests would be repeats when
-  // measured); the scenario before it runs the same code.
+  // A scenario of distinct requests is warmed on its warm-up requests, if it has them (its own
+  // would be repeats when measured); without them, the scenario before it runs the same code.
   for (const contestant of contestants) {
+    const warming = contestant.request.distinct ? contestant.request.warmup : contestant.request;
     // No wait for quiet here: work left over from a warm-up only overlaps another warm-up.
-    if (!contestant.request.distinct) await warmUp(contestant.url, apiKey, contestant.request, { connections, warmupSeconds, warmupRequests });
+    if (warming) await warmUp(contestant.url, apiKey, warming, { connections, warmupSeconds, warmupRequests });
   }
   const samples = new Map<Name, LoadSample[]>(contestants.map((contestant) => [contestant.name, []]));
   for (const contestant of measuringOrder(contestants, rounds)) {
