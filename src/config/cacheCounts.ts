@@ -1,6 +1,6 @@
 // Hits and misses of the service's in-memory caches, counted where each cache is looked up
 // (src/resolvers/admittedKeys.ts, src/db/vehicles/searchTotals.ts, src/server/knownQueries.ts,
-// src/resolvers/keptReports.ts) and read by the metrics (src/server/observability/metrics.ts)
+// src/resolvers/keptReports.ts, src/resolvers/keptEntries.ts) and read by the metrics (src/server/observability/metrics.ts)
 // when Prometheus scrapes. Plain numbers in one object of the lowest layer: every cache may
 // import it without reaching up to the server, and a lookup pays one increment, nothing else.
 // Counts are per process, like the caches they count (and since its start, as Prometheus'
@@ -20,6 +20,8 @@ export const cacheCounts = {
   knownQueries: { hits: 0, misses: 0 } as HitsAndMisses,
   /** Duty hours reports kept per network, arguments and dutytime_version: a hit reads no entries. */
   dutyReports: { hits: 0, misses: 0 } as HitsAndMisses,
+  /** Windows of dutytime entries kept per network and dutytime_version: a hit reads no entries. */
+  dutyEntries: { hits: 0, misses: 0 } as HitsAndMisses,
 };
 
 export type CacheName = keyof typeof cacheCounts;

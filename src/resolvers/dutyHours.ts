@@ -7,6 +7,7 @@ import type { ReportEntries, ReportOfficer } from "../db/store";
 import type { Officer } from "../generated/prisma/client";
 import { checkTimeZone, periodsIn, type Grouping, type Period } from "./calendar";
 import { periodBounds, secondsPerPeriod, shiftsOf, shiftSummary } from "./dutySeconds";
+import { KeptEntries, windowAround } from "./keptEntries";
 import { KeptReports, reportBytes } from "./keptReports";
 import { identifierFault } from "./officers";
 import { endStaleEntries } from "./staleEntries";
@@ -85,6 +86,8 @@ async function officersOf(ctx: Context, identifiers: string[] | null) {
 
 /** Reports kept with their network's dutytime_version, per database a process has open. */
 const keptReportsOf = keptPerReadPath(() => new KeptReports<DutyHoursReport>());
+/** Windows of entries kept with their network's dutytime_version, likewise. */
+const keptEntriesOf = keptPerReadPath(() => new KeptEntries());
 
 type CheckedArgs = ReturnType<typeof checkArgs>;
 
@@ -104,7 +107,8 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const checked = checkArgs(ctx, args);
   const named = await officersOf(ctx, checked.identifiers);
   await endStaleEntries(ctx);
-  // Without `to` the range ends now, a new range each request: never asked again, never kept.
+  // Without `to` the range ends now, a new range each request: never asked again, never kept
+  // (its entries may be: ./keptEntries.ts).
   if (!args.to) return (await countedReport(ctx, args.from, checked, named)).report;
   const key = reportKey(ctx, args.from, checked, named);
   const reports = keptReportsOf(ctx.db.read);
@@ -118,7 +122,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   const version = await ctx.db.dutytime.version(ctx.network.id);
   const kept = reports.get(key, version);
   if (kept) return kept;
-  const { report, final } = await countedReport(ctx, args.from, checked, named);
+  const { report, final } = await countedReport(ctx, args.from, checked, named, version);
   if (final) reports.offer(key, version, report, reportBytes(report.periods.length, report.officers.length));
   return report;
 }
@@ -132,12 +136,11 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
  * when every entry read has ended by now: no entry is open and none has an instant after the
  * moment it was counted, whichever process wrote it.
  */
-async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, periods }: CheckedArgs, named: Officer[] | null) {
+async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, periods }: CheckedArgs, named: Officer[] | null, version?: string) {
   const now = ctx.now();
   const read = to > from;
-  const entries: ReportEntries = read
-    ? await ctx.db.dutytime.entriesMeeting(ctx.network.id, from, to, named?.map((officer) => officer.id) ?? null)
-    : new Map();
+  const entries: ReportEntries = read ? await entriesMeeting(ctx, from, to, named, version) : new Map();
+  // Entries of a kept window reach beyond the range: more entries can only make this false.
   const final = to <= now || (read && allEndedBy(entries, now.getTime()));
 
   // The officers named, else every officer of the network: those with no entry in the range are left out below.
@@ -170,6 +173,26 @@ async function countedReport(ctx: Context, from: Date, { to, groupBy, timeZone, 
     officers,
   };
   return { report, final };
+}
+
+/**
+ * The entries that meet [from, to), and maybe others around them (a kept window's: counting cuts
+ * them to the range). The version is read first (./keptEntries.ts), unless the caller read it.
+ * A report of every officer reads a window around its range and keeps it; one of named
+ * officers is answered from a kept window, else reads theirs only, as their few entries cost
+ * less than a window's.
+ */
+async function entriesMeeting(ctx: Context, from: Date, to: Date, named: Officer[] | null, version?: string): Promise<ReportEntries> {
+  const windows = keptEntriesOf(ctx.db.read);
+  const networkId = ctx.network.id;
+  const readVersion = version ?? (await ctx.db.dutytime.version(networkId));
+  const kept = windows.get(networkId, readVersion, from, to);
+  if (kept) return kept;
+  if (named) return ctx.db.dutytime.entriesMeeting(networkId, from, to, named.map((officer) => officer.id));
+  const window = windowAround(from, to);
+  const entries = await ctx.db.dutytime.entriesMeeting(networkId, window.from, window.to, null);
+  windows.offer(networkId, readVersion, window.from, window.to, entries);
+  return entries;
 }
 
 /** Whether every entry has ended by this instant (epoch ms; an open entry's end is Infinity). */
