@@ -112,7 +112,7 @@ export async function dutyHours(ctx: Context, args: DutyHoursArgs): Promise<Duty
   if (!args.to) return (await countedReport(ctx, args.from, checked, named)).report;
   const key = reportKey(ctx, args.from, checked, named);
   const reports = keptReportsOf(ctx.db.read);
-  // Asked for the first time: nothing kept answers it, and counting it only remembers the key.
+  // Asked for the first time: no kept report answers it, and counting it only remembers the key.
   if (!reports.known(key)) {
     const { report, final } = await countedReport(ctx, args.from, checked, named);
     if (final) reports.rememberAsked(key);
