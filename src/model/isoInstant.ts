@@ -5,9 +5,9 @@
 
 const isoInstant = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))$/i;
 
-/** The instants both databases store alike: years 1 to 9999 in UTC. */
-const earliest = Date.parse("0001-01-01T00:00:00.000Z");
-const latest = Date.parse("9999-12-31T23:59:59.999Z");
+/** The instants both databases store alike: years 1 to 9999 in UTC (epoch ms). */
+export const earliestInstant = Date.parse("0001-01-01T00:00:00.000Z");
+export const latestInstant = Date.parse("9999-12-31T23:59:59.999Z");
 
 const isLeapYear = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const daysInMonth = (year: number, month: number) => (month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31);
@@ -24,6 +24,6 @@ export function parseIsoInstant(text: string): Date | null {
     month >= 1 && month <= 12 &&
     day >= 1 && day <= daysInMonth(year, month) &&
     hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59 &&
-    date.getTime() >= earliest && date.getTime() <= latest;
+    date.getTime() >= earliestInstant && date.getTime() <= latestInstant;
   return valid ? date : null;
 }

@@ -18,6 +18,7 @@
 
 import { cacheCounts } from "../config/cacheCounts";
 import type { ReportEntries } from "../db/store";
+import { earliestInstant, latestInstant } from "../model/isoInstant";
 
 /** What all windows of a process may hold together, as windowBytes estimates them. */
 export const maxKeptEntriesBytes = 16 * 1024 * 1024;
@@ -25,21 +26,19 @@ export const maxKeptEntriesBytes = 16 * 1024 * 1024;
 /** The least a window reaches beyond its request on each side. */
 const minMarginMs = 60 * 60 * 1000;
 
-/** The first and last instants a DateTime may hold (src/model/isoInstant.ts): a window stays within them. */
-const firstInstant = Date.parse("0001-01-01T00:00:00.000Z");
-const lastInstant = Date.parse("9999-12-31T23:59:59.999Z");
 
 /**
  * The window read for a request's range: a quarter of its length (an hour at least) more on each
  * side, so the ranges a dashboard asks next (one that starts a little earlier, "up to now" a
  * minute later) fall inside it, for a read of 1.5 times the range (more for a range under four
  * hours). A report inside a larger window counts past more entries, far fewer than a read costs.
+ * It stays within the instants a DateTime holds.
  */
 export function windowAround(from: Date, to: Date): { from: Date; to: Date } {
   const margin = Math.max((to.getTime() - from.getTime()) / 4, minMarginMs);
   return {
-    from: new Date(Math.max(firstInstant, from.getTime() - margin)),
-    to: new Date(Math.min(lastInstant, to.getTime() + margin)),
+    from: new Date(Math.max(earliestInstant, from.getTime() - margin)),
+    to: new Date(Math.min(latestInstant, to.getTime() + margin)),
   };
 }
 
