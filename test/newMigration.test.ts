@@ -224,8 +224,8 @@ describe(`npm run db:new-migration (${provider})`, () => {
           failure: /error in view vehicle_search_key_lists/,
         }
       : {
-          edit: [/(\n {2}searchText +String +)(@map\("search_text"\))/, '$1@db.VarChar(500) $2'] as const,
-          warning: /changes the type of "vehicles"\."search_text".*trigger vehicles_version/,
+          edit: [/(\n {2}identifier String\n {2}name +String)\n/, "$1 @db.VarChar(500)\n"] as const,
+          warning: /changes the type of "officers"\."name".*trigger officers_version/,
           failure: /cannot alter type of a column used in a trigger definition/,
         };
 

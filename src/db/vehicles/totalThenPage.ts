@@ -4,6 +4,7 @@ import type { ReadSql } from "../adapterReads";
 import type { PageAndTotal } from "../store";
 import type { PageRows, PageWindow, VehicleFilter } from "./pageSql";
 import { selectSearchPageCounting, selectVehiclePage } from "./reads";
+import { keptPagesOf } from "./keptPages";
 import { knownVehicleTotal } from "./totals";
 import type { CommitEpoch } from "../betweenCommits";
 
@@ -33,6 +34,17 @@ export async function totalThenPage(read: ReadSql, filter: VehicleFilter, window
   // A page past the last match needs no look at the rows: a search for a rare or absent term
   // would otherwise scan the whole network.
   if (window.offset >= known.total) return { data: [], total: known.total };
+  if (filter.needle !== null) {
+    const rows = await plan(read, filter, window, known.total, known.networkVehicles);
+    return { data: await selectVehiclePage(read, filter.networkId, rows, window), total: known.total };
+  }
+  // Without a search, a page kept at the version just read (./keptPages.ts), else read and kept
+  // at it: the version was read before the rows.
+  const pages = keptPagesOf(read);
+  const kept = pages.answer(filter.networkId, window, known.version);
+  if (kept) return { data: kept, total: known.total };
   const rows = await plan(read, filter, window, known.total, known.networkVehicles);
-  return { data: await selectVehiclePage(read, filter.networkId, rows, window), total: known.total };
+  const data = await selectVehiclePage(read, filter.networkId, rows, window);
+  pages.keep(filter.networkId, window, known.version, data);
+  return { data, total: known.total };
 }
