@@ -2,7 +2,7 @@
 // at every vehicle of the network (figures: docs/performance.md), and the same search is
 // asked again and again: each page of it, each refresh of a dashboard. A total is kept per
 // (network, term) together with the network's vehicle_version, which triggers raise at every
-// insert, delete and change of searchable text in the same transaction. A kept total is used
+// insert, update and delete of a vehicle in the same transaction. A kept total is used
 // only while the version read for the request is still the one it was counted at, so it is
 // never stale, also with several service processes on one database.
 
