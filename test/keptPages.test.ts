@@ -126,6 +126,18 @@ describe("pages over HTTP", () => {
     expect(await page(api)).toMatchObject({ data: [], meta: { total: 0 } });
   });
 
+  test("a network id reused by an operator never gets the page kept for the network before it, at the same version number", async () => {
+    const { network, api, ids } = await networkWithVehicles(2);
+    expect((await twice(api)).data[0].comment).toBeNull();
+    const [{ version }] = await service.db.prisma.$queryRawUnsafe<{ version: number | bigint }[]>(`SELECT vehicle_version AS version FROM networks WHERE id = ${network.id}`);
+    // Another network in the same id, whose vehicles differ and whose version reached the same
+    // number: its own creation instant tells it from the one the page was kept for.
+    await sql(`UPDATE vehicles SET comment = 'another network' WHERE id = ${ids[0]}`);
+    const later = testProvider === "postgresql" ? "2030-01-01 00:00:00" : "2030-01-01T00:00:00.000+00:00";
+    await sql(`UPDATE networks SET vehicle_version = ${version}, created_at = '${later}' WHERE id = ${network.id}`);
+    expect((await page(api)).data[0].comment).toBe("another network");
+  });
+
   test("networks never share a page: the same window in another network answers its own vehicles", async () => {
     const one = await networkWithVehicles(2);
     const other = await networkWithVehicles(1);

@@ -13,8 +13,9 @@ import { planPostgresSearch, readRows } from "./searchPlan";
  * search, its kept vehicle count; with one, a total kept at the version the network was last
  * seen in, confirmed by the version the page was read at, or, when none is kept, the matches
  * counted by the page's statement. A page without a search kept at the network's current
- * vehicle_version (../vehicles/keptPages.ts) is answered without reading rows. Null when that does not work out (an empty page carries no
- * state; the network changed since): the caller looks the total up first.
+ * version (../vehicles/keptPages.ts) is answered without reading rows. Null when that does not
+ * work out (an empty page carries no state; the network changed since): the caller looks the
+ * total up first.
  * PostgreSQL only, where it saves a round trip: SQLite has none to save, and its page with the
  * state's columns on every row cost more than a page and a count (figures: docs/performance.md).
  */

@@ -52,17 +52,25 @@ export type PageExtra =
   | "none"
   /** The number of all matches (a window count over them). */
   | "matches"
-  /** The network's kept vehicle count and vehicle_version, from the page's own snapshot. */
+  /** The network's kept vehicle count and version (networkVersionColumn), from the page's own snapshot. */
   | "networkState"
   /** Both: the matches counted in the snapshot whose network state the rows carry. */
   | "matchesAndState";
+
+/**
+ * The network's version as kept search totals and pages are compared with it: its
+ * vehicle_version with its creation instant, so that a network id reused by an operator (a
+ * network deleted, another inserted with its id) never matches what was kept for the one before,
+ * whose version may have reached the same number. The same text on both databases' reads.
+ */
+export const networkVersionColumn = "CAST(vehicle_version AS TEXT) || '@' || CAST(created_at AS TEXT)";
 
 function extraColumns(networkId: number, extra: PageExtra): Prisma.Sql {
   const matches = Prisma.raw(", COUNT(*) OVER () AS matches");
   if (extra === "matches") return matches;
   if (extra === "none") return Prisma.empty;
   const network = (column: string) => Prisma.sql`(SELECT ${Prisma.raw(column)} FROM networks WHERE id = ${networkId})`;
-  const state = Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network("vehicle_version")} AS network_version`;
+  const state = Prisma.sql`, ${network("vehicle_count")} AS network_total, ${network(networkVersionColumn)} AS network_version`;
   return extra === "networkState" ? state : Prisma.sql`${matches}${state}`;
 }
 

@@ -6,7 +6,7 @@ import { Prisma } from "../../generated/prisma/client";
 import { keptPerReadPath, type ReadSql } from "../adapterReads";
 import { maxKeptNetworks, readBetweenCommits, type CommitEpoch } from "../betweenCommits";
 import { fixedStatement } from "../fixedStatement";
-import type { SearchFilter, VehicleFilter } from "./pageSql";
+import { networkVersionColumn, type SearchFilter, type VehicleFilter } from "./pageSql";
 import { SearchTotals } from "./searchTotals";
 
 /** The network's kept vehicle count and the vehicle_version it belongs to. */
@@ -59,13 +59,15 @@ export const searchTotalsOf = keptPerReadPath(() => new SearchTotals());
 export interface KnownTotal {
   /** The total, or null when the matches of a search must be counted. */
   total: number | null;
-  /** The network's vehicle_version when the total was looked up. */
+  /** The network's version (networkVersionColumn) when the total was looked up. */
   version: string;
   /** The network's number of vehicles. */
   networkVehicles: number;
 }
 
-const networkState = fixedStatement((networkId: number) => Prisma.sql`SELECT vehicle_count AS total, vehicle_version AS version FROM networks WHERE id = ${networkId}`);
+const networkState = fixedStatement(
+  (networkId: number) => Prisma.sql`SELECT vehicle_count AS total, ${Prisma.raw(networkVersionColumn)} AS version FROM networks WHERE id = ${networkId}`,
+);
 
 type NetworkRow = { total: number | string; version: number | string } | null;
 
