@@ -3,8 +3,9 @@
 // checks). When two transactions do both at once (two service processes, or an operator's SQL), the
 // row's old version gets a MultiXactId as its xmax, which PostgreSQL never marks with a hint bit:
 // each later read of the row looks its members up again, until the page is pruned. The table's
-// fillfactor (migration *_networks_fillfactor) makes the next access prune them. This test makes
-// such versions, as two processes would, then writes through the API, and reads the raw page.
+// fillfactor (migration *_networks_fillfactor) has the network's accesses prune them once a few
+// have gathered. This test makes such versions, as two processes would, then writes through the
+// API, and reads the raw page.
 import pg from "pg";
 import { startService, testProvider, type TestService } from "./support/service";
 import { client } from "./support/http";
