@@ -64,8 +64,9 @@ const xmaxIsMulti = 0x1000;
     expect(toggled.status).toBe(200);
     expect(toggled.body.data.onDuty).toBe(true);
 
-    // A page is pruned once less than 90% of it is free: the few versions that fit in the rest may
-    // wait for the next access, not every round's (with the default fillfactor: all 30).
+    // A page is pruned once less than the fillfactor's share of it is free: the few versions that
+    // fit in the rest may wait for the next access, not every round's (with the default fillfactor:
+    // all of them).
     expect((await versionsOnPage(page)).multi).toBeLessThanOrEqual(rounds / 4);
   });
 });

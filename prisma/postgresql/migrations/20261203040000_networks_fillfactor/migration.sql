@@ -1,4 +1,4 @@
--- Hand-written: the networks table keeps 90% of each page free (fillfactor 10), so that
+-- Hand-written: the networks table keeps most of each page free (fillfactor 10), so that
 -- PostgreSQL prunes a network's dead row versions once a few of them have gathered on its page,
 -- not only when the page is nearly full.
 --
@@ -6,11 +6,8 @@
 -- write into a table that references networks locks the row FOR KEY SHARE (the foreign key's
 -- check). When one transaction updates the row while another holds that lock (two service
 -- processes, or an operator's SQL, writing to one network), the old version's xmax is a
--- MultiXactId. PostgreSQL sets no hint bit for such an xmax: every later read of the row through
--- its primary key looks the members up again (pg_multixact), and never marks the index entry
--- dead. Until the page is pruned or vacuumed, each write of that network pays for every such
--- version in the row's chain. With the default fillfactor a page is pruned only once less than a
--- tenth of it is free: some 45 versions of a row alone on its page. The table has a row per
--- network, so the space is small (figures: docs/performance.md, "PostgreSQL: the networks
--- table's fillfactor"). test/networkRowVersions.test.ts makes such versions and counts them.
+-- MultiXactId, which PostgreSQL never marks with a hint bit: every later read of the row looks
+-- its members up again until the page is pruned or vacuumed. The table has a row per network, so
+-- the space is small. Figures: docs/performance.md, "PostgreSQL: the networks table's
+-- fillfactor"; test/networkRowVersions.test.ts makes such versions and counts them.
 ALTER TABLE "networks" SET (fillfactor = 10);
